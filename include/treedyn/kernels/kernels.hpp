@@ -1,0 +1,8 @@
+// treedyn kernels: sparse LTL / LTDL factorizations and products that need only a matrix and a parent array.
+#pragma once
+
+#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/kernels/ltdl.hpp"
+#include "treedyn/kernels/ltdl_runs.hpp"
+#include "treedyn/kernels/ltl.hpp"
+#include "treedyn/kernels/tree_products.hpp"

@@ -1,0 +1,81 @@
+// Sparse LTL factorization A = Lᵀ L of a symmetric positive-definite matrix with branch-induced sparsity.
+//
+// Source: R. Featherstone, "Efficient Factorization of the Joint Space Inertia Matrix for Branched
+// Kinematic Trees", IJRR 24(6), 2005 (../shared/seeds/000_7f543bc10ea1056d.txt), Section 2 (the
+// algorithm listed after eq. 6, Fig. 3); notation of ../shared/design/algorithms.md §2.3.
+//
+// Contract
+//   A       n×n, any storage order; only the lower triangle is read and written, and within it only
+//           the diagonal and the ancestor entries A(k, j), j ∈ anc(k) (seed 000 eq. 6). The strict
+//           upper triangle is never touched.
+//   lambda  regular parent array of size n (0-based, no_parent = -1, lambda[k] < k).
+//   On success the lower triangle holds L (non-unit diagonal): A = Lᵀ L. It equals the Cholesky
+//   factor of the reverse-permuted matrix, reversed (seed 000 §3).
+//   Returns FactorStatus naming the first row (from the bottom) whose pivot is not > 0; no square
+//   root of a non-positive number is ever taken.
+//   Cost: n square roots + D1 divisions + D2 multiply-subtracts (seed 000 Table 1). noexcept; never allocates.
+//
+// Indexing: the paper is 1-based with base 0; here "paper k ↔ code k−1; while i ≠ 0 ↔ while (i != no_parent)".
+//
+// Paper pseudo-code (labels are repeated on the code lines that implement them):
+//   S1  for k = n to 1 do
+//   S2    H_kk = sqrt(H_kk)
+//   S3    j = λ(k)
+//   S4    while j ≠ 0 do
+//   S5      H_kj = H_kj / H_kk
+//   S6      j = λ(j)
+//   S7    end
+//   S8    i = λ(k)
+//   S9    while i ≠ 0 do
+//   S10     j = i
+//   S11     while j ≠ 0 do
+//   S12       H_ij = H_ij − H_ki H_kj
+//   S13       j = λ(j)
+//   S14     end
+//   S15     i = λ(i)
+//   S16   end
+//   S17 end
+// Added to the paper: before S2, the pivot H_kk is checked to be > 0.
+#pragma once
+
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/parent_access.hpp"
+#include "treedyn/fwd.hpp"
+#include "treedyn/kernels/factor_status.hpp"
+
+namespace treedyn {
+
+template <class Derived, class Parents>
+FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
+  using Scalar = typename Derived::Scalar;
+  using std::sqrt;
+  const int n = detail::parent_count(lambda);
+  TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltl: A must be n×n with n = lambda.size()");
+  for (int k = n - 1; k >= 0; --k) {                                            // S1
+    if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
+    A(k, k) = sqrt(A(k, k));                                                    // S2
+    for (int j = detail::parent(lambda, k); j != no_parent;                     // S3, S4
+         j = detail::parent(lambda, j)) {                                        // S6
+      A(k, j) /= A(k, k);                                                       // S5
+    }
+    for (int i = detail::parent(lambda, k); i != no_parent;                     // S8, S9
+         i = detail::parent(lambda, i)) {                                        // S15
+      for (int j = i; j != no_parent; j = detail::parent(lambda, j)) {          // S10, S11, S13
+        A(i, j) -= A(k, i) * A(k, j);                                           // S12
+      }
+    }
+  }
+  return FactorStatus::success();
+}
+
+/// Overload for temporaries such as a block expression, an Eigen::Ref or an Eigen::Map.
+template <class Derived, class Parents>
+FactorStatus ltl(Eigen::MatrixBase<Derived>&& A, const Parents& lambda) noexcept {
+  return ltl(A, lambda);
+}
+
+}  // namespace treedyn

@@ -1,5 +1,5 @@
 // LTL and LTDL (seed 000 §2 and App. A): reconstruction, pattern discipline, agreement with dense Cholesky,
-// failure reporting, and the optimised run-based LTDL against the faithful one.
+// failure reporting, and the optimised packed-row LTDL against the faithful one.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "support/tolerance.hpp"
 #include "support/tree_matrices.hpp"
 #include "treedyn/kernels/ltdl.hpp"
-#include "treedyn/kernels/ltdl_runs.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/kernels/ltl.hpp"
 
 using namespace treedyn;
@@ -137,10 +137,10 @@ TEMPLATE_TEST_CASE("ltdl / ltl report the row of a non-positive pivot and stop t
       REQUIRE_FALSE(s2.ok());
       REQUIRE(s2.row == r);
       REQUIRE_FALSE(B.diagonal().array().isNaN().any());  // no square root of a negative number was taken
-      AncestorRuns runs(c.lambda);
-      MatrixX<T> C = A0;
-      C(r, r) -= F(r, r) + T(1);
-      REQUIRE(ltdl_runs(C, runs).row == r);
+      const AncestorPattern pattern(c.lambda);
+      VectorX<T> packed(pattern.nonzeros());
+      pattern.pack(A, packed);
+      REQUIRE(ltdl_packed(packed, pattern).row == r);
     }
     MatrixX<T> N = A0;  // a NaN pivot is not positive either
     N(n - 1, n - 1) = std::numeric_limits<T>::quiet_NaN();
@@ -148,52 +148,50 @@ TEMPLATE_TEST_CASE("ltdl / ltl report the row of a non-positive pivot and stop t
   }
 }
 
-TEMPLATE_TEST_CASE("ltdl_runs (optimised) equals the faithful ltdl, column- and row-major", "[kernels][ltdl_runs]",
-                   float, double) {
+TEMPLATE_TEST_CASE("ltdl_packed (optimised) equals the faithful ltdl", "[kernels][ltdl_packed]", float, double) {
   using T = TestType;
-  using RowMajorX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   Rng rng(14);
   for (const TreeCase& c : kernel_cases()) {
     INFO(c.name);
     const int n = static_cast<int>(c.lambda.size());
-    const AncestorRuns runs(c.lambda);
-    MatrixX<T> A0 = random_tree_spd<T>(c.lambda, rng);
+    const AncestorPattern pattern(c.lambda);
+    const MatrixX<T> A0 = random_tree_spd<T>(c.lambda, rng);
     MatrixX<T> faithful = A0;
     REQUIRE(ltdl(faithful, c.lambda).ok());
 
-    MatrixX<T> col = A0;
-    poison(col, c.lambda);
-    const MatrixX<T> poisoned = col;
-    REQUIRE(ltdl_runs(col, runs).ok());
-    require_untouched_outside_pattern(col, poisoned, c.lambda);
+    MatrixX<T> poisoned = A0;
+    poison(poisoned, c.lambda);
+    VectorX<T> packed(pattern.nonzeros());
+    pattern.pack(poisoned, packed);  // pack reads only structural entries: no NaN gets in
+    REQUIRE_FALSE(packed.array().isNaN().any());
+    MatrixX<T> roundtrip = poisoned;
+    pattern.unpack(packed, roundtrip);
+    require_untouched_outside_pattern(roundtrip, poisoned, c.lambda);
+    REQUIRE(dense_factor(roundtrip, c.lambda, false) == dense_factor(A0, c.lambda, false));
 
-    RowMajorX row = poisoned;
-    REQUIRE(ltdl_runs(row, runs).ok());
-    require_untouched_outside_pattern(MatrixX<T>(row), poisoned, c.lambda);
-
-    // Same operations per entry in the same order: differences are rounding only (fused vs separate
-    // multiply-subtract), bounded like the backward error of the factorization itself.
-    const double kappa = spd_condition(A0);
-    const double tol = 8.0 * n * eps<T>() * kappa * static_cast<double>(dense_factor(faithful, c.lambda, false).cwiseAbs().maxCoeff());
+    REQUIRE(ltdl_packed(packed, pattern).ok());
+    MatrixX<T> factored = poisoned;
+    pattern.unpack(packed, factored);
+    // Same algorithm, one rounding apart per entry (a = A_ki·(1/D_k) instead of A_ki/D_k): the two
+    // factors agree to the forward-error bound of the factorization.
     const MatrixX<T> Lf = dense_factor(faithful, c.lambda, false);
-    REQUIRE(static_cast<double>((dense_factor(col, c.lambda, false) - Lf).cwiseAbs().maxCoeff()) <= tol);
-    REQUIRE(static_cast<double>((dense_factor(MatrixX<T>(row), c.lambda, false) - Lf).cwiseAbs().maxCoeff()) <= tol);
+    const double tol = 8.0 * n * eps<T>() * spd_condition(A0) * static_cast<double>(Lf.cwiseAbs().maxCoeff());
+    REQUIRE(static_cast<double>((dense_factor(factored, c.lambda, false) - Lf).cwiseAbs().maxCoeff()) <= tol);
+    require_reconstructs<T>(A0.template cast<double>(), dense_factor(factored, c.lambda, true).template cast<double>(),
+                            factored.diagonal().template cast<double>());
   }
 }
 
-TEST_CASE("AncestorRuns splits each path into contiguous index runs", "[kernels][ltdl_runs]") {
+TEST_CASE("AncestorPattern packs each row as its path to the base", "[kernels][ltdl_packed]") {
   const std::vector<int> lambda{-1, 0, 1, 2, 1, 3, 3, 4, 7, 8, 4};  // seed 000 Fig. 2, 0-based
-  const AncestorRuns runs(lambda);
-  std::vector<std::pair<int, int>> got;
-  runs.for_each_path_run(9, [&](int s, int e) { got.emplace_back(s, e); });
-  // path of node 9: 9, 8, 7, 4, 1, 0 → runs [7, 9], [4, 4], [0, 1]
-  REQUIRE(got == std::vector<std::pair<int, int>>{{7, 9}, {4, 4}, {0, 1}});
-  got.clear();
-  runs.for_each_ancestor_run(7, [&](int s, int e) { got.emplace_back(s, e); });
-  REQUIRE(got == std::vector<std::pair<int, int>>{{4, 4}, {0, 1}});
-  got.clear();
-  runs.for_each_ancestor_run(0, [&](int s, int e) { got.emplace_back(s, e); });
-  REQUIRE(got.empty());
-  REQUIRE_THROWS_WITH(AncestorRuns(std::vector<int>{-1, 1}),
+  const AncestorPattern pattern(lambda);
+  REQUIRE(pattern.size() == 11);
+  REQUIRE(pattern.nonzeros() == 11 + cost_metrics(lambda).D1);
+  std::vector<int> row9;
+  for (int t = pattern.row_start(9); t < pattern.row_start(9) + pattern.row_length(9); ++t)
+    row9.push_back(pattern.column(t));
+  REQUIRE(row9 == std::vector<int>{9, 8, 7, 4, 1, 0});  // diagonal, then parent, grandparent, …
+  REQUIRE(pattern.row_length(0) == 1);
+  REQUIRE_THROWS_WITH(AncestorPattern(std::vector<int>{-1, 1}),
                       Catch::Contains("entry 1 has parent 1") && Catch::Contains("regular numbering"));
 }

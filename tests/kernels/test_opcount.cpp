@@ -7,6 +7,7 @@
 #include "support/random.hpp"
 #include "support/tree_matrices.hpp"
 #include "treedyn/kernels/ltdl.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/kernels/ltl.hpp"
 #include "treedyn/kernels/tree_products.hpp"
 #include "treedyn/topology/topology.hpp"
@@ -139,5 +140,23 @@ TEST_CASE("the unit solves cost D1 multiply-subtracts each, ltdl_solve adds n di
     CHECK(n.div == cost.n);
     CHECK(n.mul == 2 * cost.D1);
     CHECK(n.sub == 2 * cost.D1);
+  }
+}
+
+TEST_CASE("ltdl_packed trades D1 divisions for n divisions and D1 multiplications", "[kernels][opcount]") {
+  for (const Table2Case& c : table2_cases()) {
+    INFO(c.name);
+    const CostMetrics cost = cost_metrics(c.lambda);
+    const treedyn::AncestorPattern pattern(c.lambda);
+    const CountedMatrix A = counted_spd(c.lambda, 34);
+    Eigen::Matrix<Counted, Eigen::Dynamic, 1> packed(pattern.nonzeros());
+    pattern.pack(A, packed);
+    Counted::counts() = {};
+    REQUIRE(ltdl_packed(packed, pattern).ok());
+    const Counted::Counts n = Counted::counts();
+    CHECK(n.div == cost.n);
+    CHECK(n.mul == cost.D1 + cost.D2);
+    CHECK(n.sub == cost.D2);
+    CHECK(n.add == 0);
   }
 }

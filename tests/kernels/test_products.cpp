@@ -9,7 +9,7 @@
 #include "support/tolerance.hpp"
 #include "support/tree_matrices.hpp"
 #include "treedyn/kernels/ltdl.hpp"
-#include "treedyn/kernels/ltdl_runs.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/kernels/ltl.hpp"
 #include "treedyn/kernels/tree_products.hpp"
 
@@ -105,7 +105,7 @@ TEMPLATE_TEST_CASE("unit-diagonal products and solves equal dense results (LTDL 
   }
 }
 
-TEMPLATE_TEST_CASE("ltl_solve, ltdl_solve and ltdl_solve_runs solve A x = b", "[kernels][solve]", float, double) {
+TEMPLATE_TEST_CASE("ltl_solve, ltdl_solve and ltdl_solve_packed solve A x = b", "[kernels][solve]", float, double) {
   using T = TestType;
   Rng rng(23);
   for (const TreeCase& c : kernel_cases()) {
@@ -117,13 +117,16 @@ TEMPLATE_TEST_CASE("ltl_solve, ltdl_solve and ltdl_solve_runs solve A x = b", "[
     MatrixX<T> F_ltl = A0, F_ltdl = A0;
     REQUIRE(ltl(F_ltl, c.lambda).ok());
     REQUIRE(ltdl(F_ltdl, c.lambda).ok());
-    const AncestorRuns runs(c.lambda);
+    const AncestorPattern pattern(c.lambda);
+    VectorX<T> packed(pattern.nonzeros());
+    pattern.pack(A0, packed);
+    REQUIRE(ltdl_packed(packed, pattern).ok());
     for_vector_and_matrix<T>(n, rng, [&](const MatrixX<T>& b) {
       const Eigen::MatrixXd ref = Eigen::LLT<Eigen::MatrixXd>(Ad).solve(b.template cast<double>());
       MatrixX<T> x1 = b, x2 = b, x3 = b;
       ltl_solve(F_ltl, c.lambda, x1);
       ltdl_solve(F_ltdl, c.lambda, x2);
-      ltdl_solve_runs(F_ltdl, runs, x3);
+      ltdl_solve_packed(packed, pattern, x3);
       require_forward<T>(x1.template cast<double>(), ref, kappa);
       require_forward<T>(x2.template cast<double>(), ref, kappa);
       require_forward<T>(x3.template cast<double>(), ref, kappa);

@@ -3,6 +3,6 @@
 
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/kernels/ltdl.hpp"
-#include "treedyn/kernels/ltdl_runs.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/kernels/ltl.hpp"
 #include "treedyn/kernels/tree_products.hpp"

@@ -1,0 +1,98 @@
+// treedyn spatial types: fixed-size Eigen aliases, spatial motion/force vectors and the 3x3 skew matrix.
+//
+// Reference: ../shared/design/algorithms.md §0 (Plücker coordinates, angular part first) and §1;
+// Featherstone, Rigid Body Dynamics Algorithms, Springer 2008, §2.2-2.4 and Table 2.8.
+//
+// Conventions: a motion vector is [w; v_O] (angular velocity, then the linear velocity of the body-fixed
+// point at the frame origin O); a force vector is [n_O; f] (moment about O, then force); m^T f = power.
+// Everything here is fixed-size and inline; nothing allocates. skew() costs 3 negations.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <treedyn/fwd.hpp>
+
+#include <type_traits>
+
+namespace treedyn {
+
+template <class Scalar> using Vector3 = Eigen::Matrix<Scalar, 3, 1>;
+template <class Scalar> using Matrix3 = Eigen::Matrix<Scalar, 3, 3>;
+template <class Scalar> using Vector6 = Eigen::Matrix<Scalar, 6, 1>;
+template <class Scalar> using Matrix6 = Eigen::Matrix<Scalar, 6, 6>;
+
+/// Spatial motion vector [w; v_O] (angular part first).
+template <class Scalar> using Motion = Vector6<Scalar>;
+/// Spatial force vector [n_O; f] (moment part first).
+template <class Scalar> using Force = Vector6<Scalar>;
+
+/// The 3x3 cross-product matrix a× of a 3-vector: skew(a) * b = a × b.
+template <class Derived>
+inline Matrix3<typename Derived::Scalar> skew(const Eigen::MatrixBase<Derived>& a) noexcept {
+  using Scalar = typename Derived::Scalar;
+  EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(Derived, 3)
+  Matrix3<Scalar> out;
+  out(0, 0) = Scalar(0);
+  out(0, 1) = -a(2);
+  out(0, 2) = a(1);
+  out(1, 0) = a(2);
+  out(1, 1) = Scalar(0);
+  out(1, 2) = -a(0);
+  out(2, 0) = -a(1);
+  out(2, 1) = a(0);
+  out(2, 2) = Scalar(0);
+  return out;
+}
+
+namespace detail {
+
+/// The result type of a spatial operator applied to a 6×k block: 6 rows, the columns of the argument
+/// (1..6 fixed, or Dynamic), never more storage than the argument may need.
+template <class Scalar, class Derived>
+using SpatialBlock = Eigen::Matrix<Scalar, 6, Derived::ColsAtCompileTime, Eigen::ColMajor, 6,
+                                   Derived::MaxColsAtCompileTime>;
+
+/// True when the argument's column count is fixed, so the result lives on the stack (no allocation).
+template <class Derived>
+inline constexpr bool fixed_columns = Derived::ColsAtCompileTime != Eigen::Dynamic;
+
+/// Compile-time checks shared by every spatial operator that accepts a 6×k block.
+template <class Scalar, class Derived>
+inline constexpr bool is_spatial_block =
+    (Derived::RowsAtCompileTime == 6 || Derived::RowsAtCompileTime == Eigen::Dynamic) &&
+    std::is_same<typename Derived::Scalar, Scalar>::value;
+
+/// Applies a spatial operator column by column to a 6-vector or 6×k block `in`: for column j with
+/// top / bottom halves (a, b), op(a, b, top_out, bottom_out) writes the two halves of the result. The
+/// one place where the spatial operators check their argument and loop over its columns.
+template <class Scalar, class Derived, class Op>
+inline SpatialBlock<Scalar, Derived> map_spatial_columns(const Eigen::MatrixBase<Derived>& in, Op&& op) noexcept(
+    fixed_columns<Derived>) {
+  static_assert(is_spatial_block<Scalar, Derived>, "spatial operator: the argument must have 6 rows and the operator's scalar");
+  eigen_assert(in.rows() == 6 && "spatial operator: the argument must have 6 rows");
+  SpatialBlock<Scalar, Derived> out;
+  out.resize(6, in.cols());
+  for (Eigen::Index j = 0; j < in.cols(); ++j) {
+    const Vector3<Scalar> a = in.col(j).template head<3>();
+    const Vector3<Scalar> b = in.col(j).template tail<3>();
+    auto top = out.col(j).template head<3>();
+    auto bottom = out.col(j).template tail<3>();
+    op(a, b, top, bottom);
+  }
+  return out;
+}
+
+/// d× M for a 3x3 M: one 3-vector cross product per column (18 multiplications), no skew matrix formed.
+template <class Scalar, class Derived>
+inline Matrix3<Scalar> cross_columns(const Vector3<Scalar>& d, const Eigen::MatrixBase<Derived>& M) noexcept {
+  Matrix3<Scalar> out;
+  for (Eigen::Index j = 0; j < 3; ++j) {
+    const Vector3<Scalar> column = M.col(j);
+    out.col(j) = d.cross(column);
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace treedyn

@@ -1,0 +1,91 @@
+// Tests for treedyn::ArticulatedInertia: its transforms (3x3 block formulas) against the dense congruences
+// X* IA X^-1 and X^T IA X (algorithms.md §1.1-1.2; Featherstone 2008, §7.2-7.3).
+#include <catch2/catch.hpp>
+
+#include "spatial_test_support.hpp"
+
+#include <type_traits>
+
+using namespace spatial_test;
+using treedyn::ArticulatedInertia;
+using treedyn::RigidInertia;
+using treedyn::Transform;
+
+namespace {
+constexpr int kSamples = 40;
+}
+
+TEMPLATE_TEST_CASE("ArticulatedInertia: construction, apply and sums", "[spatial][articulated]", float, double,
+                   long double) {
+  using T = TestType;
+  Rng rng(31);
+  CHECK(ArticulatedInertia<T>::zero().matrix() == M6<T>::Zero());
+  for (int k = 0; k < kSamples; ++k) {
+    const RigidInertia<T> I = random_rigid_inertia<T>(rng);
+    const ArticulatedInertia<T> A = ArticulatedInertia<T>::from(I);
+    CHECK(A.matrix() == I.matrix());
+    const ArticulatedInertia<T> B = random_articulated_inertia<T>(rng);
+    const T s = max_abs(B.M) * T(6);
+
+    const V6<T> v = random_vec6<T>(rng);
+    const Eigen::Matrix<T, 6, 3> S = random_matrix<T, 6, 3>(rng);
+    const Eigen::Matrix<T, 6, Eigen::Dynamic> Sd = random_matrix<T, 6, Eigen::Dynamic>(rng, 6, 4);
+    SPATIAL_CHECK_CLOSE(B.apply(v), dense_times(B.M, v), tol(s, 4));
+    SPATIAL_CHECK_CLOSE(B.apply(S), dense_times(B.M, S), tol(s, 4));
+    SPATIAL_CHECK_CLOSE(B.apply(Sd), dense_times(B.M, Sd), tol(s, 4));
+    static_assert(std::is_same<decltype(B.apply(S)), Eigen::Matrix<T, 6, 3>>::value, "6x3 in, 6x3 out");
+
+    ArticulatedInertia<T> acc = B;
+    acc += A;
+    SPATIAL_CHECK_CLOSE(acc.matrix(), (B.M + I.matrix()).eval(), tol(s, 2));
+    ArticulatedInertia<T> acc2 = B;
+    acc2 += I;  // the rigid overload adds block by block
+    SPATIAL_CHECK_CLOSE(acc2.matrix(), (B.M + I.matrix()).eval(), tol(s, 2));
+    SPATIAL_CHECK_CLOSE((B + A).matrix(), (B.M + A.M).eval(), tol(s, 2));
+    SPATIAL_CHECK_CLOSE((B - A).matrix(), (B.M - A.M).eval(), tol(s, 2));
+  }
+  const ArticulatedInertia<double> D = random_articulated_inertia<double>(rng);
+  CHECK(D.template cast<T>().matrix() == D.M.template cast<T>());
+}
+
+TEMPLATE_TEST_CASE("articulated-inertia transforms equal the dense congruences", "[spatial][articulated]", float,
+                   double, long double) {
+  using T = TestType;
+  Rng rng(32);
+  for (int k = 0; k < kSamples; ++k) {
+    const Transform<T> X = random_transform<T>(rng);
+    const ArticulatedInertia<T> IA = random_articulated_inertia<T>(rng);
+    const T sx = T(1) + X.r.template lpNorm<1>();
+    const T s = max_abs(IA.M) * T(6) * sx * sx;
+    const M6<T> D = dense_motion(X);
+    const M6<T> Dinv = D.inverse();
+    const M6<T> Dforce = dense_force(X);
+
+    const ArticulatedInertia<T> IB = treedyn::apply_inertia(X, IA);
+    SPATIAL_CHECK_CLOSE(IB.matrix(), (Dforce * IA.M * Dinv).eval(), tol(s * sx, 32));
+    CHECK(IB.matrix() == IB.matrix().transpose());  // exactly symmetric by construction
+
+    const ArticulatedInertia<T> IAt = treedyn::apply_transpose_inertia(X, IA);
+    SPATIAL_CHECK_CLOSE(IAt.matrix(), (D.transpose() * IA.M * D).eval(), tol(s, 32));
+    CHECK(IAt.matrix() == IAt.matrix().transpose());
+
+    // round trip, and consistency with the rigid-body formulas when IA is a rigid inertia
+    SPATIAL_CHECK_CLOSE(treedyn::apply_transpose_inertia(X, IB).matrix(), IA.M, tol(s * sx * sx, 32));
+    const RigidInertia<T> R = random_rigid_inertia<T>(rng);
+    const T sr = (R.m + R.h.template lpNorm<1>() + R.I.data.template lpNorm<1>()) * sx * sx;
+    SPATIAL_CHECK_CLOSE(treedyn::apply_inertia(X, ArticulatedInertia<T>::from(R)).matrix(),
+                        treedyn::apply_inertia(X, R).matrix(), tol(sr, 32));
+    SPATIAL_CHECK_CLOSE(treedyn::apply_transpose_inertia(X, ArticulatedInertia<T>::from(R)).matrix(),
+                        treedyn::apply_transpose_inertia(X, R).matrix(), tol(sr, 32));
+
+    // the force of a moved velocity is the moved force: IA_B (X v) = X* (IA v)
+    const V6<T> v = random_vec6<T>(rng);
+    SPATIAL_CHECK_CLOSE(IB.apply(X.apply_motion(v)), X.apply_force(IA.apply(v)), tol(s * sx * T(2), 32));
+
+    // An asymmetric input is read as its symmetric part.
+    M6<T> skewed = random_matrix<T, 6, 6>(rng);
+    skewed = (skewed - skewed.transpose()).eval();  // antisymmetric
+    const ArticulatedInertia<T> perturbed{IA.M + skewed};
+    SPATIAL_CHECK_CLOSE(treedyn::apply_inertia(X, perturbed).matrix(), IB.matrix(), tol(s * sx, 32));
+  }
+}

@@ -1,23 +1,39 @@
-// Optimised sparse LTDL on packed ancestor rows: seed 000 App. A with every inner loop a contiguous axpy.
+// Optimised sparse LTDL on packed ancestor rows: seed 000 App. A reordered so each row is finished in registers.
 //
-// Source: the algorithm of kernels/ltdl.hpp (R. Featherstone, IJRR 24(6), 2005, Appendix A;
+// Source: the factorization of kernels/ltdl.hpp (R. Featherstone, IJRR 24(6), 2005, Appendix A;
 // ../shared/seeds/000_7f543bc10ea1056d.txt, algorithms.md §2.3), reorganised for speed and tested
-// against it (tests/kernels). Storage idea as in MuJoCo's mj_factorM (performance.md): row i of the
-// lower triangle keeps only its d_i structural entries, contiguously and in path order
+// against it (tests/kernels). Storage as in MuJoCo's mj_factorM (performance.md): row i of the lower
+// triangle keeps only its d_i structural entries, contiguously and in path order
 //     packed row i = [ A_ii, A_i,λ(i), A_i,λ(λ(i)), … ]          (d_i = depth of i, n + D1 entries in all)
-// Because the path of k passes through each ancestor i, the entries A_kj, j ∈ path(i), form a contiguous
-// tail of row k. The paper's inner loop (ltdl.hpp T5–T8: "j = i; while j ≠ 0: A_ij −= A_kj a; j = λ(j)")
-// is therefore one contiguous, vectorisable axpy with no parent-pointer chase:
-//     row_i[0 .. d_i) −= a · row_k[t .. t + d_i)        where i is the t-th entry of row k
-// and T4's division becomes a multiplication by 1/A_kk, computed once per row (n divisions, not D1).
+// The path of a descendant k passes through i, so L_k,path(i) is the last d_i entries of packed row k.
 //
+// Loop order. The paper's LTDL is right-looking: row k, once final, updates every ancestor row
+// (T7: A_ij −= A_kj a), a scattered read-modify-write of d_i entries per pair (k, i) — cheap when the
+// target row is short, store-bound when it is long. Written per target row instead, the identity
+// A_ij = D_i L_ij + Σ_{k ∈ ν(i)\{i}} L_ki D_k L_kj (j ∈ path(i)) gives a left-looking order in which a
+// long row is read and written once while its descendants' tails are only read. Either order is
+// valid for each target row separately, so each row takes the one that suits its length d_i:
+//   G1  for i = n−1 down to 0:                          (every descendant k > i is final by then)
+//   G2    if d_i > push_depth:                          (a long row gathers its updates)
+//   G3      for each strict descendant k of i:  c = L_ki · D_k                 (first entry of k's tail)
+//   G4        row_i[0 .. d_i) −= c · tail_k[0 .. d_i)  (tail_k = last d_i entries of packed row k;
+//                                                        four descendants per pass: row_i stays in L1)
+//   G5    D_i = row_i[0]; stop with FactorStatus if D_i is not > 0
+//   G6    for t = 1 .. d_i−1:  a = row_i[t] / D_i       (L_ij, j the t-th entry of path(i))
+//   G7      if d_j ≤ push_depth:                        (short rows get pushed updates,
+//   G8        row_j[0 .. d_j) −= a · row_i[t .. t + d_j)  the paper's T5–T8, t = d_i − d_j)
+//           row_i[t] = a                                (after G8: row_i[t ..] still holds D_i L_i·)
+// Multiply-subtracts: D2, as the paper's T7; multiplications: D1 at G6 plus one per gathered pair at
+// G3; n divisions instead of D1. Measured on this machine (benchmarks/bench_factorization.cpp): pushing wins on the
+// short rows of bushy trees (humanoid, binary tree), gathering on long chains.
+
 // Contract
 //   AncestorPattern(lambda) is built once (allocates; validates lambda and throws std::invalid_argument
 //   naming the bad entry). It maps between a dense lower triangle and the packed vector and holds the
-//   column index of every packed entry.
+//   column index of every packed entry and the strict descendants of every row.
 //   ltdl_packed(values, pattern): values (pattern.nonzeros() entries) holds A packed; on exit packed
-//   row i = [D_i, L_i,λ(i), …]. Same FactorStatus rules as ltdl (first non-positive pivot from the
-//   bottom stops the factorization). Cost n divisions + D1 multiplications + D2 multiply-subtracts.
+//   row i = [D_i, L_i,λ(i), …]. Same FactorStatus rules as ltdl: the first row from the bottom whose
+//   pivot is not > 0 stops the factorization (rows above it untouched).
 //   ltdl_solve_packed(values, pattern, x): x ← A⁻¹ x (x an n-vector or n×m matrix), 2·D1 + n operations
 //   per column. Both noexcept, never allocate.
 #pragma once
@@ -56,10 +72,21 @@ class AncestorPattern {
       start_[idx(i) + 1] = start_[idx(i)] + depth[idx(i)];
     }
     col_.resize(static_cast<std::size_t>(start_.back()));
+    desc_start_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int i = 0; i < n; ++i) {
       int t = start_[idx(i)];
       for (int j = i; j != no_parent; j = detail::parent(lambda, j)) col_[idx(t++)] = j;
+      for (int j = detail::parent(lambda, i); j != no_parent; j = detail::parent(lambda, j)) ++desc_start_[idx(j) + 1];
     }
+    for (int i = 0; i < n; ++i) desc_start_[idx(i) + 1] += desc_start_[idx(i)];
+    desc_diag_.resize(static_cast<std::size_t>(desc_start_.back()));
+    desc_end_.resize(desc_diag_.size());
+    std::vector<int> fill(desc_start_.begin(), desc_start_.end() - 1);
+    for (int k = 0; k < n; ++k)
+      for (int j = detail::parent(lambda, k); j != no_parent; j = detail::parent(lambda, j)) {
+        desc_diag_[idx(fill[idx(j)])] = start_[idx(k)];
+        desc_end_[idx(fill[idx(j)]++)] = start_[idx(k) + 1];
+      }
   }
 
   [[nodiscard]] int size() const noexcept { return static_cast<int>(start_.size()) - 1; }
@@ -71,6 +98,11 @@ class AncestorPattern {
   [[nodiscard]] int row_length(int i) const noexcept { return start_[idx(i) + 1] - start_[idx(i)]; }
   /// Column of packed entry t.
   [[nodiscard]] int column(int t) const noexcept { return col_[idx(t)]; }
+  /// The strict descendants k of row i are listed at q = descendants_begin(i) .. descendants_begin(i + 1) − 1
+  /// by the packed offsets of their rows: descendant_diagonal(q) = row_start(k), descendant_end(q) = row_start(k + 1).
+  [[nodiscard]] int descendants_begin(int i) const noexcept { return desc_start_[idx(i)]; }
+  [[nodiscard]] int descendant_diagonal(int q) const noexcept { return desc_diag_[idx(q)]; }
+  [[nodiscard]] int descendant_end(int q) const noexcept { return desc_end_[idx(q)]; }
 
   /// values ← the structural entries of the lower triangle of A (packed row by row).
   template <class DA, class DV>
@@ -91,26 +123,71 @@ class AncestorPattern {
   static std::size_t idx(int i) noexcept { return static_cast<std::size_t>(i); }
   std::vector<int> start_;  // n + 1 row offsets
   std::vector<int> col_;    // column of each packed entry: i, λ(i), λ(λ(i)), …
+  std::vector<int> desc_start_;  // n + 1 offsets into desc_diag_ / desc_end_
+  std::vector<int> desc_diag_;   // row_start(k) of each strict descendant k of each row (D1 entries)
+  std::vector<int> desc_end_;    // row_start(k + 1) of the same descendant
 };
 
-/// A = Lᵀ D L on packed ancestor rows (see the file comment); labels refer to kernels/ltdl.hpp.
+namespace detail {
+
+/// G4 for `count` descendants at once: row[j] −= Σ_m c[m] · tail_m[j], j < len, tail_m = v + end[m] − len.
+/// Four descendants per pass keep the row in registers (short rows) or read it from L1 once per four
+/// updates (long rows).
+template <class Scalar, int Count>
+inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end, const Scalar* c) noexcept {
+  const Scalar* tail[Count];
+  for (int m = 0; m < Count; ++m) tail[m] = v + end[m] - len;
+  for (int j = 0; j < len; ++j) {
+    Scalar sum = c[0] * tail[0][j];
+    for (int m = 1; m < Count; ++m) sum += c[m] * tail[m][j];
+    row[j] -= sum;
+  }
+}
+
+}  // namespace detail
+
+/// Rows with depth ≤ this receive pushed updates; deeper rows gather theirs (file comment, G2 and G7).
+inline constexpr int ltdl_packed_push_depth = 16;
+
+/// A = Lᵀ D L on packed ancestor rows (labels G1–G8 of the file comment).
 template <class DV>
 FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& pattern) noexcept {
   using Scalar = typename DV::Scalar;
+  constexpr int push_depth = ltdl_packed_push_depth;
   TREEDYN_ASSERT(values.size() == pattern.nonzeros(), "ltdl_packed: values must hold pattern.nonzeros() entries");
   Scalar* v = values.derived().data();
-  for (int k = pattern.size() - 1; k >= 0; --k) {                 // T1
-    Scalar* row_k = v + pattern.row_start(k);
-    if (!(row_k[0] > Scalar(0))) return FactorStatus::non_positive_pivot(k);
-    const Scalar inv_d = Scalar(1) / row_k[0];
-    const int d_k = pattern.row_length(k);
-    for (int t = 1; t < d_k; ++t) {                                // T2, T3, T11: i = t-th entry of row k
-      const int i = pattern.column(pattern.row_start(k) + t);
-      Scalar* row_i = v + pattern.row_start(i);
-      const Scalar a = row_k[t] * inv_d;                           // T4
-      const int d_i = d_k - t;
-      for (int j = 0; j < d_i; ++j) row_i[j] -= row_k[t + j] * a;  // T5–T8: A_ij −= A_kj a along path(i)
-      row_k[t] = a;                                                // T10
+  for (int i = pattern.size() - 1; i >= 0; --i) {                           // G1
+    Scalar* row_i = v + pattern.row_start(i);
+    const int d_i = pattern.row_length(i);
+    if (d_i > push_depth) {                                                 // G2
+      int q = pattern.descendants_begin(i);
+      const int q_end = pattern.descendants_begin(i + 1);
+      for (; q + 4 <= q_end; q += 4) {                                      // G3, four at a time
+        int end[4];
+        Scalar c[4];
+        for (int m = 0; m < 4; ++m) {
+          end[m] = pattern.descendant_end(q + m);
+          c[m] = v[end[m] - d_i] * v[pattern.descendant_diagonal(q + m)];   // L_ki · D_k
+        }
+        detail::gather_update<Scalar, 4>(row_i, d_i, v, end, c);           // G4
+      }
+      for (; q < q_end; ++q) {                                              // G3, the rest
+        const int end = pattern.descendant_end(q);
+        const Scalar c = v[end - d_i] * v[pattern.descendant_diagonal(q)];
+        detail::gather_update<Scalar, 1>(row_i, d_i, v, &end, &c);         // G4
+      }
+    }
+    if (!(row_i[0] > Scalar(0))) return FactorStatus::non_positive_pivot(i);  // G5
+    const Scalar inv_d = Scalar(1) / row_i[0];
+    const int first_push = d_i > push_depth ? d_i - push_depth : 1;
+    for (int t = 1; t < d_i; ++t) {
+      const Scalar a = row_i[t] * inv_d;                                    // L_ij, j = t-th entry of path(i)
+      if (t >= first_push) {                                                // G7: d_j = d_i − t ≤ push_depth
+        Scalar* row_j = v + pattern.row_start(pattern.column(pattern.row_start(i) + t));
+        // G8 as the paper's T7: row_i[t ..] is still unscaled (D_i L_i·), so A_jm −= A_im · L_ij
+        for (int m = 0; m < d_i - t; ++m) row_j[m] -= row_i[t + m] * a;
+      }
+      row_i[t] = a;                                                         // G6
     }
   }
   return FactorStatus::success();

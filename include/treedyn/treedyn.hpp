@@ -1,0 +1,9 @@
+// treedyn: dynamics of rigid-body kinematic trees. Umbrella header: every public layer.
+#pragma once
+
+#include "treedyn/fwd.hpp"
+#include "treedyn/version.hpp"
+
+#include "treedyn/spatial/spatial.hpp"
+#include "treedyn/topology/topology.hpp"
+#include "treedyn/kernels/kernels.hpp"

@@ -38,6 +38,11 @@ bool g_counting = false;
 long long g_allocations = 0;
 }  // namespace
 
+// The replacements below pair malloc with free on purpose; GCC's -Wmismatched-new-delete cannot see
+// that once they are inlined into each other and reports a false positive at -O2.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void* operator new(std::size_t size) {
   if (g_counting) ++g_allocations;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;

@@ -1,0 +1,218 @@
+// treedyn Joint: the joint models of algorithms.md §1.4 (XJ(q), constant motion subspace S, nq / nv).
+//
+// Reference: ../shared/design/algorithms.md §1.4; Featherstone, Rigid Body Dynamics Algorithms, Springer
+// 2008, Table 4.1. Library convention: S is constant in the successor (child) frame for every joint, and
+// velocities are body-frame quantities, so c_J = Ṡ q̇ = 0 for all of them.
+//
+//   joint        nq/nv  q                          XJ(q) = ^successor X_predecessor           S (columns)
+//   revolute     1/1    angle about unit axis a    rot(R(a, q)ᵀ)                              [a; 0]
+//   prismatic    1/1    displacement along a       xlt(q a)                                   [0; a]
+//   helical      1/1    angle, pitch p (m/rad)     (R(a, q)ᵀ, p q a)                          [a; p a]
+//   spherical    4/3    unit quaternion (x,y,z,w)  rot(R(quat)ᵀ)                              [1₃; 0]
+//   planar       3/3    (x, y, θ) in the xy-plane  rot(Rz(θ)ᵀ)·xlt([x, y, 0])                 [0; e_x], [0; e_y], [e_z; 0]
+//   free_flyer   7/6    (p, quaternion x,y,z,w)    (R(quat)ᵀ, p)                              1₆ (v = [ω; v_O])
+//   fixed        0/0    —                          identity (merged into the parent at build)  —
+// R(a, q) is the rotation by q about a (Rodrigues); its columns are the child axes in parent coordinates.
+// A helical joint with p = 0 gives bit for bit the revolute joint's transform and subspace.
+// Joints are dispatched by a plain switch (no variant machinery: performance.md "compile time").
+// Everything is fixed-size and noexcept; nothing allocates. Axis validity (finite, non-zero; it is
+// normalised) is checked by ModelBuilder, which throws std::invalid_argument naming the body.
+#pragma once
+
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "treedyn/spatial/transform.hpp"
+#include "treedyn/spatial/types.hpp"
+
+namespace treedyn {
+
+enum class JointType : unsigned char { fixed, revolute, prismatic, helical, spherical, planar, free_flyer };
+
+/// A joint's motion subspace: 6 × nv with nv ≤ 6, stored inline (no heap).
+template <class Scalar>
+using MotionSubspace = Eigen::Matrix<Scalar, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
+
+namespace detail {
+
+/// R(a, angle) = cos·1 + sin·a× + (1 − cos)·a aᵀ for a unit axis a (Rodrigues).
+template <class Scalar>
+Matrix3<Scalar> axis_rotation(const Vector3<Scalar>& a, const Scalar& angle) noexcept {
+  using std::cos;
+  using std::sin;
+  const Scalar c = cos(angle), s = sin(angle);
+  Matrix3<Scalar> R = (Scalar(1) - c) * (a * a.transpose());
+  R += s * skew(a);
+  R.diagonal().array() += c;
+  return R;
+}
+
+/// Rotation matrix of the quaternion stored as (x, y, z, w) in q[0..3] (assumed unit).
+template <class Derived>
+Matrix3<typename Derived::Scalar> quaternion_rotation(const Eigen::MatrixBase<Derived>& q) noexcept {
+  using Scalar = typename Derived::Scalar;
+  return Eigen::Quaternion<Scalar>(q(3), q(0), q(1), q(2)).toRotationMatrix();
+}
+
+}  // namespace detail
+
+template <class Scalar>
+struct Joint {
+  JointType type = JointType::fixed;
+  Vector3<Scalar> axis = Vector3<Scalar>::UnitZ();  ///< unit axis (revolute, prismatic, helical)
+  Scalar pitch = Scalar(0);                         ///< helical pitch, metres per radian
+
+  static Joint revolute(const Vector3<Scalar>& a) { return Joint{JointType::revolute, a, Scalar(0)}; }
+  static Joint prismatic(const Vector3<Scalar>& a) { return Joint{JointType::prismatic, a, Scalar(0)}; }
+  static Joint helical(const Vector3<Scalar>& a, const Scalar& p) { return Joint{JointType::helical, a, p}; }
+  static Joint spherical() { return Joint{JointType::spherical, Vector3<Scalar>::UnitZ(), Scalar(0)}; }
+  static Joint planar() { return Joint{JointType::planar, Vector3<Scalar>::UnitZ(), Scalar(0)}; }
+  static Joint free_flyer() { return Joint{JointType::free_flyer, Vector3<Scalar>::UnitZ(), Scalar(0)}; }
+  static Joint fixed() { return Joint{JointType::fixed, Vector3<Scalar>::UnitZ(), Scalar(0)}; }
+
+  /// Configuration dimension.
+  [[nodiscard]] int nq() const noexcept {
+    switch (type) {
+      case JointType::fixed: return 0;
+      case JointType::revolute:
+      case JointType::prismatic:
+      case JointType::helical: return 1;
+      case JointType::spherical: return 4;
+      case JointType::planar: return 3;
+      case JointType::free_flyer: return 7;
+    }
+    return 0;
+  }
+  /// Velocity dimension (degrees of freedom).
+  [[nodiscard]] int nv() const noexcept {
+    switch (type) {
+      case JointType::fixed: return 0;
+      case JointType::revolute:
+      case JointType::prismatic:
+      case JointType::helical: return 1;
+      case JointType::spherical:
+      case JointType::planar: return 3;
+      case JointType::free_flyer: return 6;
+    }
+    return 0;
+  }
+  /// True when q lives on a manifold (quaternion): integrate / difference are not plain +/−.
+  [[nodiscard]] bool has_quaternion() const noexcept {
+    return type == JointType::spherical || type == JointType::free_flyer;
+  }
+  [[nodiscard]] const char* type_name() const noexcept {
+    switch (type) {
+      case JointType::fixed: return "fixed";
+      case JointType::revolute: return "revolute";
+      case JointType::prismatic: return "prismatic";
+      case JointType::helical: return "helical";
+      case JointType::spherical: return "spherical";
+      case JointType::planar: return "planar";
+      case JointType::free_flyer: return "free_flyer";
+    }
+    return "unknown";
+  }
+
+  /// XJ(q) = ^successor X_predecessor for this joint's configuration segment q (nq entries).
+  template <class Derived>
+  [[nodiscard]] Transform<Scalar> transform(const Eigen::MatrixBase<Derived>& q) const noexcept {
+    using std::cos;
+    using std::sin;
+    switch (type) {
+      case JointType::revolute:
+        return Transform<Scalar>{detail::axis_rotation(axis, Scalar(q(0))).transpose(), Vector3<Scalar>::Zero()};
+      case JointType::prismatic:
+        return Transform<Scalar>{Matrix3<Scalar>::Identity(), axis * q(0)};
+      case JointType::helical:
+        return Transform<Scalar>{detail::axis_rotation(axis, Scalar(q(0))).transpose(), axis * (pitch * q(0))};
+      case JointType::spherical:
+        return Transform<Scalar>{detail::quaternion_rotation(q.template head<4>()).transpose(), Vector3<Scalar>::Zero()};
+      case JointType::planar: {
+        const Scalar c = cos(Scalar(q(2))), s = sin(Scalar(q(2)));
+        Matrix3<Scalar> E;  // Rz(θ)ᵀ
+        E << c, s, Scalar(0), -s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
+        return Transform<Scalar>{E, Vector3<Scalar>(q(0), q(1), Scalar(0))};
+      }
+      case JointType::free_flyer:
+        return Transform<Scalar>{detail::quaternion_rotation(q.template segment<4>(3)).transpose(),
+                                 q.template head<3>()};
+      case JointType::fixed: break;
+    }
+    return Transform<Scalar>::identity();
+  }
+
+  /// S: the constant motion subspace in successor coordinates, 6 × nv.
+  [[nodiscard]] MotionSubspace<Scalar> motion_subspace() const noexcept {
+    MotionSubspace<Scalar> S = MotionSubspace<Scalar>::Zero(6, nv());
+    switch (type) {
+      case JointType::revolute: S.col(0).template head<3>() = axis; break;
+      case JointType::prismatic: S.col(0).template tail<3>() = axis; break;
+      case JointType::helical:
+        S.col(0).template head<3>() = axis;
+        S.col(0).template tail<3>() = pitch * axis;
+        break;
+      case JointType::spherical: S.template topRows<3>().setIdentity(); break;
+      case JointType::planar:
+        S(3, 0) = Scalar(1);
+        S(4, 1) = Scalar(1);
+        S(2, 2) = Scalar(1);
+        break;
+      case JointType::free_flyer: S.setIdentity(); break;
+      case JointType::fixed: break;
+    }
+    return S;
+  }
+
+  template <class NewScalar>
+  [[nodiscard]] Joint<NewScalar> cast() const {
+    return Joint<NewScalar>{type, axis.template cast<NewScalar>(), NewScalar(pitch)};
+  }
+};
+
+/// A 1-DoF joint folded with its constant tree transform X_T = (E_T, r_T), so that the body transform
+/// ^i X_λ(i) = XJ(q) · X_T costs 18 multiply-adds after sin/cos instead of Rodrigues plus a composition.
+/// With R(a, q)ᵀ = cos q·1 − sin q·a× + (1 − cos q)·a aᵀ and compose (E2, r2)·(E1, r1) = (E2 E1, r1 + E1ᵀ r2):
+///   E = R(a, q)ᵀ E_T = Q + cos q·M − sin q·P    with P = a× E_T, Q = a aᵀ E_T, M = E_T − Q
+///   r = r_T + (p q + d q) E_Tᵀ a               (p: helical pitch; d = 1 for a prismatic joint, 0 otherwise)
+/// Built once with the model; never allocates.
+template <class Scalar>
+struct JointPlacement {
+  JointType type = JointType::fixed;
+  Matrix3<Scalar> P, Q, M;     ///< revolute / helical
+  Vector3<Scalar> r_T, E_Ta;   ///< r_T and E_Tᵀ a
+  Matrix3<Scalar> E_T;         ///< prismatic
+  Scalar pitch = Scalar(0);
+
+  static JointPlacement make(const Joint<Scalar>& joint, const Transform<Scalar>& X_T) {
+    JointPlacement out;
+    out.type = joint.type;
+    out.E_T = X_T.E;
+    out.r_T = X_T.r;
+    out.E_Ta = X_T.E.transpose() * joint.axis;
+    out.P = skew(joint.axis) * X_T.E;
+    out.Q = joint.axis * (joint.axis.transpose() * X_T.E);
+    out.M = X_T.E - out.Q;
+    out.pitch = joint.pitch;
+    return out;
+  }
+
+  /// True when transform() below applies (revolute, helical and prismatic joints).
+  [[nodiscard]] bool is_one_dof() const noexcept {
+    return type == JointType::revolute || type == JointType::helical || type == JointType::prismatic;
+  }
+
+  /// ^i X_λ(i) for a 1-DoF joint at angle / displacement q (equal to joint.transform(q) * X_T).
+  [[nodiscard]] Transform<Scalar> transform(const Scalar& q) const noexcept {
+    using std::cos;
+    using std::sin;
+    if (type == JointType::prismatic) return Transform<Scalar>{E_T, r_T + q * E_Ta};
+    const Scalar c = cos(q), s = sin(q);
+    Transform<Scalar> X{Q, r_T};
+    X.E += c * M - s * P;
+    if (type == JointType::helical) X.r += (pitch * q) * E_Ta;
+    return X;
+  }
+};
+
+}  // namespace treedyn

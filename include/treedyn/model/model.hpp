@@ -1,0 +1,311 @@
+// treedyn Model and ModelBuilder: the immutable description of a kinematic tree, validated when built.
+//
+// Reference: ../shared/design/architecture.md §3–5; algorithms.md §0 (regular numbering, per-joint
+// velocity blocks) and §1.5 (the expanded per-DoF parent array, seed 000 §2 / Fig. 2).
+//
+// A body i (0-based) hangs from parent(i) < i (no_parent = the fixed base) through joint(i). Its frame
+// is placed by ^i X_λ(i) = XJ(q_i) · X_T(i), where X_T(i) = tree_transform(i) maps the parent frame to
+// the joint's predecessor frame. inertia(i) is the body's rigid-body inertia in its own frame.
+// q_offset(i) / v_offset(i) index joint i's block in q (nq_i entries) and in v, q̈, τ (nv_i entries).
+//
+// ModelBuilder validates every body as it is added and throws std::invalid_argument naming the body
+// and the rule broken: parent not yet defined, non-finite or non-orthonormal tree transform, zero or
+// non-finite joint axis or pitch, negative or non-finite mass, a first moment without mass, rotational
+// inertia about the centre of mass not positive semidefinite or breaking the triangle inequality,
+// duplicate name. Massless bodies are legal (URDF chains use them); a singular H is then reported by
+// the factorization status. Bodies on fixed joints are merged into their parent's inertia by build(),
+// so they cost nothing at run time; each stays reachable as a named frame (frame(name)).
+// Building allocates; nothing else here does.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
+
+#include "treedyn/detail/storage.hpp"
+#include "treedyn/fwd.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
+#include "treedyn/model/joint.hpp"
+#include "treedyn/spatial/rigid_inertia.hpp"
+#include "treedyn/spatial/transform.hpp"
+#include "treedyn/topology/parent_array.hpp"
+
+namespace treedyn {
+
+template <class Scalar>
+class ModelBuilder;
+
+/// A named frame fixed on a body (bodies on fixed joints become frames of the body they merge into).
+template <class Scalar>
+struct Frame {
+  std::string name;
+  int body = no_parent;           ///< the moving body it is fixed on (no_parent: the base)
+  Transform<Scalar> placement;    ///< ^frame X_body
+};
+
+template <class Scalar, int N = Dynamic>
+class Model {
+ public:
+  Model() = default;
+
+  [[nodiscard]] int nbodies() const noexcept { return parent_.size(); }
+  [[nodiscard]] int nq() const noexcept { return nq_; }
+  [[nodiscard]] int nv() const noexcept { return nv_; }
+
+  [[nodiscard]] int parent(int i) const noexcept { return parent_[i]; }
+  [[nodiscard]] const Joint<Scalar>& joint(int i) const noexcept { return joint_[i]; }
+  /// Joint i folded with its tree transform, for the fast ^i X_λ(i) of 1-DoF joints (joint.hpp).
+  [[nodiscard]] const JointPlacement<Scalar>& joint_placement(int i) const noexcept { return placement_[i]; }
+  /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build.
+  [[nodiscard]] const MotionSubspace<Scalar>& motion_subspace(int i) const noexcept { return S_[i]; }
+  [[nodiscard]] const Transform<Scalar>& tree_transform(int i) const noexcept { return X_tree_[i]; }
+  [[nodiscard]] const RigidInertia<Scalar>& inertia(int i) const noexcept { return inertia_[i]; }
+  [[nodiscard]] int q_offset(int i) const noexcept { return q_offset_[i]; }
+  [[nodiscard]] int v_offset(int i) const noexcept { return v_offset_[i]; }
+  [[nodiscard]] const std::string& name(int i) const noexcept { return names_[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] const Vector3<Scalar>& gravity() const noexcept { return gravity_; }
+
+  /// Body parent array λ (one entry per body).
+  [[nodiscard]] const detail::Array<int, N>& parents() const noexcept { return parent_; }
+  /// Expanded per-DoF parent array μ (algorithms.md §1.5): the pattern of H and of its LTDL factor.
+  [[nodiscard]] const detail::Array<int, N>& dof_parents() const noexcept { return dof_parent_; }
+  /// Body owning each DoF.
+  [[nodiscard]] int dof_body(int k) const noexcept { return dof_body_[k]; }
+  /// Packed ancestor-row layout of H (kernels/ltdl_packed.hpp), built once with the model.
+  [[nodiscard]] const AncestorPattern& h_pattern() const noexcept { return h_pattern_; }
+
+  /// Index of the body called `body_name`, or -1.
+  [[nodiscard]] int body_index(const std::string& body_name) const noexcept {
+    for (int i = 0; i < nbodies(); ++i)
+      if (names_[static_cast<std::size_t>(i)] == body_name) return i;
+    return -1;
+  }
+  /// Named frames: every merged fixed body, plus one per moving body at its own origin.
+  [[nodiscard]] const std::vector<Frame<Scalar>>& frames() const noexcept { return frames_; }
+  /// The frame called `frame_name`; throws std::invalid_argument when there is none.
+  [[nodiscard]] const Frame<Scalar>& frame(const std::string& frame_name) const {
+    for (const Frame<Scalar>& f : frames_)
+      if (f.name == frame_name) return f;
+    throw std::invalid_argument("treedyn::Model: no frame called '" + frame_name + "'");
+  }
+
+  /// The same robot in another scalar type (architecture.md §3): a float run starts from exactly the
+  /// model of the double run, rounded once. M changes the compile-time size too (e.g. cast<double, 30>()
+  /// of a dynamic model); std::invalid_argument if a fixed M differs from nv().
+  template <class NewScalar, int M = N>
+  [[nodiscard]] Model<NewScalar, M> cast() const {
+    if (M != Dynamic && nv_ != M)
+      throw std::invalid_argument("treedyn::Model::cast: the model has " + std::to_string(nv_) +
+                                  " degrees of freedom, not " + std::to_string(M));
+    Model<NewScalar, M> out;
+    copy_array(parent_, out.parent_);
+    copy_array(dof_parent_, out.dof_parent_);
+    copy_array(dof_body_, out.dof_body_);
+    copy_array(q_offset_, out.q_offset_);
+    copy_array(v_offset_, out.v_offset_);
+    out.nq_ = nq_;
+    out.nv_ = nv_;
+    out.names_ = names_;
+    out.h_pattern_ = h_pattern_;
+    out.gravity_ = gravity_.template cast<NewScalar>();
+    out.joint_.assign(nbodies(), Joint<NewScalar>{});
+    out.placement_.assign(nbodies(), JointPlacement<NewScalar>{});
+    out.S_.assign(nbodies(), MotionSubspace<NewScalar>::Zero(6, 1));
+    out.X_tree_.assign(nbodies(), Transform<NewScalar>::identity());
+    out.inertia_.assign(nbodies(), RigidInertia<NewScalar>::zero());
+    for (int i = 0; i < nbodies(); ++i) {
+      out.joint_[i] = joint_[i].template cast<NewScalar>();
+      out.S_[i] = out.joint_[i].motion_subspace();
+      out.placement_[i] = JointPlacement<NewScalar>::make(out.joint_[i], X_tree_[i].template cast<NewScalar>());
+      out.X_tree_[i] = X_tree_[i].template cast<NewScalar>();
+      out.inertia_[i] = inertia_[i].template cast<NewScalar>();
+    }
+    for (const Frame<Scalar>& f : frames_)
+      out.frames_.push_back(Frame<NewScalar>{f.name, f.body, f.placement.template cast<NewScalar>()});
+    return out;
+  }
+
+ private:
+  template <class S, int M>
+  friend class Model;
+
+  template <class From, class To>
+  static void copy_array(const From& from, To& to) {
+    to.assign(from.size());
+    for (int i = 0; i < from.size(); ++i) to[i] = from[i];
+  }
+  friend class ModelBuilder<Scalar>;
+
+  detail::Array<int, N> parent_, dof_parent_, dof_body_, q_offset_, v_offset_;
+  detail::Array<Joint<Scalar>, N> joint_;
+  detail::Array<MotionSubspace<Scalar>, N> S_;
+  detail::Array<JointPlacement<Scalar>, N> placement_;
+  detail::Array<Transform<Scalar>, N> X_tree_;
+  detail::Array<RigidInertia<Scalar>, N> inertia_;
+  int nq_ = 0;
+  int nv_ = 0;
+  std::vector<std::string> names_;
+  std::vector<Frame<Scalar>> frames_;
+  AncestorPattern h_pattern_;
+  Vector3<Scalar> gravity_ = Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
+};
+
+/// Collects bodies, validates each as it is added, and builds an immutable Model.
+template <class Scalar>
+class ModelBuilder {
+ public:
+  /// Adds a body hanging from `parent` (an index returned earlier, or no_parent for the base) through
+  /// `joint`, placed by the tree transform X_T = ^predecessor X_parent, with rigid-body inertia `inertia`
+  /// in its own frame. Returns the body's index in the builder (fixed bodies are merged by build()).
+  /// Throws std::invalid_argument naming the body and the rule broken.
+  int add_body(int parent, const Joint<Scalar>& joint, const Transform<Scalar>& X_tree,
+               const RigidInertia<Scalar>& inertia, std::string name = {}) {
+    const int index = static_cast<int>(bodies_.size());
+    if (name.empty()) name = "body" + std::to_string(index);
+    const std::string who = "treedyn::ModelBuilder: body " + std::to_string(index) + " ('" + name + "'): ";
+    if (parent < no_parent || parent >= index)
+      throw std::invalid_argument(who + "parent " + std::to_string(parent) +
+                                  " is not yet defined (it must be -1 for the base or an index below " +
+                                  std::to_string(index) + ")");
+    for (const Body& b : bodies_)
+      if (b.name == name) throw std::invalid_argument(who + "duplicate name");
+    Body body{parent, joint, X_tree, inertia, std::move(name)};
+    validate_joint(body.joint, who);
+    validate_transform(X_tree, who);
+    validate_inertia(inertia, who);
+    bodies_.push_back(std::move(body));
+    return index;
+  }
+
+  /// Gravity as a vector in base coordinates (default (0, 0, −9.81)); applied as a base acceleration −g.
+  void set_gravity(const Vector3<Scalar>& g) {
+    if (!g.allFinite()) throw std::invalid_argument("treedyn::ModelBuilder: gravity is not finite");
+    gravity_ = g;
+  }
+
+  [[nodiscard]] int size() const noexcept { return static_cast<int>(bodies_.size()); }
+
+  /// Builds the model, merging bodies on fixed joints into their parents. With a fixed N the model's
+  /// number of DoFs must equal N (std::invalid_argument otherwise).
+  template <int N = Dynamic>
+  [[nodiscard]] Model<Scalar, N> build() const {
+    if (N != Dynamic) {
+      int total = 0;
+      for (const Body& b : bodies_) total += b.joint.nv();
+      if (total != N)
+        throw std::invalid_argument("treedyn::ModelBuilder::build<" + std::to_string(N) + ">: the model has " +
+                                    std::to_string(total) + " degrees of freedom");
+    }
+    Model<Scalar, N> model;
+    model.gravity_ = gravity_;
+    std::vector<int> target(bodies_.size(), no_parent);            // model body each builder body maps to
+    std::vector<Transform<Scalar>> to_target(bodies_.size());       // ^b X_target(b)
+    int nq = 0, nv = 0, count = 0;
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const Body& body = bodies_[b];
+      const int p = body.parent;
+      const int p_target = (p == no_parent) ? no_parent : target[static_cast<std::size_t>(p)];
+      // ^predecessor X_target(parent): the tree transform continued through merged fixed bodies
+      const Transform<Scalar> X_tree =
+          (p == no_parent) ? body.X_tree : body.X_tree * to_target[static_cast<std::size_t>(p)];
+      if (body.joint.type == JointType::fixed) {
+        target[b] = p_target;
+        to_target[b] = X_tree;
+        if (p_target != no_parent)
+          model.inertia_[p_target] += apply_transpose_inertia(X_tree, body.inertia);
+        model.frames_.push_back(Frame<Scalar>{body.name, p_target, X_tree});
+        continue;
+      }
+      target[b] = count++;
+      to_target[b] = Transform<Scalar>::identity();
+      model.parent_.push_back(p_target);
+      model.joint_.push_back(body.joint);
+      model.S_.push_back(body.joint.motion_subspace());
+      model.X_tree_.push_back(X_tree);
+      model.placement_.push_back(JointPlacement<Scalar>::make(body.joint, X_tree));
+      model.inertia_.push_back(body.inertia);
+      model.q_offset_.push_back(nq);
+      model.v_offset_.push_back(nv);
+      model.names_.push_back(body.name);
+      model.frames_.push_back(Frame<Scalar>{body.name, target[b], Transform<Scalar>::identity()});
+      nq += body.joint.nq();
+      nv += body.joint.nv();
+    }
+    model.nq_ = nq;
+    model.nv_ = nv;
+    std::vector<int> lambda(model.parent_.begin(), model.parent_.end()), dofs;
+    for (const Joint<Scalar>& j : model.joint_) dofs.push_back(j.nv());
+    const std::vector<int> mu = expand_parent_array(lambda, dofs);
+    model.dof_parent_.assign(nv);
+    model.dof_body_.assign(nv);
+    for (int k = 0; k < nv; ++k) model.dof_parent_[k] = mu[static_cast<std::size_t>(k)];
+    for (int i = 0; i < count; ++i)
+      for (int k = 0; k < model.joint_[i].nv(); ++k) model.dof_body_[model.v_offset_[i] + k] = i;
+    model.h_pattern_ = AncestorPattern(mu);
+    return model;
+  }
+
+ private:
+  struct Body {
+    int parent;
+    Joint<Scalar> joint;
+    Transform<Scalar> X_tree;
+    RigidInertia<Scalar> inertia;
+    std::string name;
+  };
+
+  static Scalar tolerance(const Scalar& scale) {
+    using std::abs;
+    return Scalar(64) * std::numeric_limits<Scalar>::epsilon() * (abs(scale) + Scalar(1));
+  }
+
+  static void validate_joint(Joint<Scalar>& joint, const std::string& who) {
+    using std::isfinite;
+    if (!joint.axis.allFinite()) throw std::invalid_argument(who + "joint axis is not finite");
+    if (joint.type == JointType::revolute || joint.type == JointType::prismatic || joint.type == JointType::helical) {
+      const Scalar norm = joint.axis.norm();
+      if (!(norm > std::numeric_limits<Scalar>::epsilon()))
+        throw std::invalid_argument(who + "joint axis is zero");
+      joint.axis /= norm;
+    }
+    if (!isfinite(joint.pitch)) throw std::invalid_argument(who + "helical pitch is not finite");
+  }
+
+  static void validate_transform(const Transform<Scalar>& X, const std::string& who) {
+    if (!X.E.allFinite() || !X.r.allFinite()) throw std::invalid_argument(who + "tree transform is not finite");
+    const Scalar err = (X.E * X.E.transpose() - Matrix3<Scalar>::Identity()).cwiseAbs().maxCoeff();
+    if (err > Scalar(1000) * std::numeric_limits<Scalar>::epsilon() || X.E.determinant() < Scalar(0))
+      throw std::invalid_argument(who + "tree transform rotation is not orthonormal with determinant +1");
+  }
+
+  static void validate_inertia(const RigidInertia<Scalar>& I, const std::string& who) {
+    using std::isfinite;
+    if (!isfinite(I.m) || !I.h.allFinite() || !I.I.matrix().allFinite())
+      throw std::invalid_argument(who + "inertia is not finite");
+    if (I.m < Scalar(0)) throw std::invalid_argument(who + "negative mass");
+    const Matrix3<Scalar> Io = I.I.matrix();
+    Matrix3<Scalar> Ic = Io;  // about the centre of mass: Ī_C = Ī_O + h× h× / m
+    if (I.m > Scalar(0)) {
+      const Matrix3<Scalar> hx = skew(I.h);
+      Ic += hx * hx / I.m;
+    } else if (I.h.norm() > tolerance(Scalar(0))) {
+      throw std::invalid_argument(who + "a massless body cannot have a first moment of mass h");
+    }
+    const Vector3<Scalar> moments = Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>>(Ic, Eigen::EigenvaluesOnly).eigenvalues();
+    const Scalar tol = tolerance(Io.trace());
+    if (moments(0) < -tol)
+      throw std::invalid_argument(who + "rotational inertia about the centre of mass is not positive semidefinite");
+    if (moments(0) + moments(1) < moments(2) - tol)
+      throw std::invalid_argument(who + "principal moments of inertia break the triangle inequality");
+  }
+
+  std::vector<Body> bodies_;
+  Vector3<Scalar> gravity_ = Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
+};
+
+}  // namespace treedyn

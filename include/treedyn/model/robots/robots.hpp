@@ -1,0 +1,15 @@
+// treedyn robots: every ready-made model in one include (namespace treedyn::robots).
+//
+// humanoid30, chain30 (seed 000 §6), arm7 (Franka Emika Panda, Gaz et al. RA-L 2019), puma560
+// (Armstrong, Khatib, Burdick ICRA 1986 via Corke's mdl_puma560akb), two_link (seed 004 §7.1),
+// pendulum (seed 001 §8), random_tree (tests). Each header cites its source and its numbers. Each
+// function builds (and allocates) a Model<Scalar>; call them once, outside hot loops.
+#pragma once
+
+#include "treedyn/model/robots/arm7.hpp"
+#include "treedyn/model/robots/chain30.hpp"
+#include "treedyn/model/robots/humanoid30.hpp"
+#include "treedyn/model/robots/pendulum.hpp"
+#include "treedyn/model/robots/puma560.hpp"
+#include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/model/robots/two_link.hpp"

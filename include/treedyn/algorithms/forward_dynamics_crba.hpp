@@ -1,0 +1,58 @@
+// forward_dynamics_crba: q̈ = H⁻¹ (τ − C) by CRBA, RNEA bias and the tree-sparse LTDL factorization.
+//
+// Reference: seed 000 §6 (the "O(n³)" route: CRBA + LTDL + back-substitution), algorithms.md §2.2–2.3.
+//   F1  H = crba(q)                     (crba.hpp)
+//   F2  C = bias(q, q̇[, f_ext])          (rnea.hpp)
+//   F3  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp; model.h_pattern())
+//   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
+// Contract: q (nq), q̇, τ (nv). Writes data.H, data.C, data.H_factor, data.factor_status and data.qdd
+// (returned). If H is not positive definite (e.g. massless bodies at the tips), data.factor_status names
+// the row of the failing pivot and data.qdd is set to NaN — never a silently wrong number.
+// Cost: CRBA + RNEA + n divisions + D2 (factor) + 2·D1 (solve). noexcept; never allocates.
+#pragma once
+
+#include <limits>
+
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
+
+namespace treedyn {
+namespace detail {
+
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
+const VectorN<Scalar, N>& forward_dynamics_crba_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                     const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                                     const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
+  crba(model, data, q);                                                             // F1
+  rnea_into(model, data, q, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);  // F2
+  model.h_pattern().pack(data.H, data.H_factor);
+  data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // F3
+  if (!data.factor_status) {
+    data.qdd.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return data.qdd;
+  }
+  data.qdd = tau - data.C;
+  ltdl_solve_packed(data.H_factor, model.h_pattern(), data.qdd);                    // F4
+  return data.qdd;
+}
+
+}  // namespace detail
+
+/// q̈ = H(q)⁻¹ (τ − C(q, q̇)); status in data.factor_status. Returns data.qdd.
+template <class Scalar, int N, class Dq, class Dv, class Dt>
+const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                                const Eigen::MatrixBase<Dt>& tau) noexcept {
+  return detail::forward_dynamics_crba_impl(model, data, q, qd, tau, detail::NoExternalForces<Scalar>{});
+}
+
+/// As above with external forces f_ext[i] (body-i coordinates).
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
+const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                                const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
+  return detail::forward_dynamics_crba_impl(model, data, q, qd, tau, f_ext);
+}
+
+}  // namespace treedyn

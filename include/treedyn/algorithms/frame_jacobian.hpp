@@ -1,0 +1,54 @@
+// frame_jacobian: the 6×n Jacobian of a frame fixed on a body, in local or world-aligned coordinates.
+//
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, §4.4 (body Jacobians: column block j
+// is ^F X_j S_j for every joint j on the path from the frame's body to the base, zero elsewhere).
+//   K1  ^F X_0 = placement · ^b X_0                                     (b = the frame's body)
+//   K2  for j on the path b, λ(b), …, base:   J[:, vi(j)] = ^F X_0 · (^j X_0)⁻¹ · S_j
+//   K3  world-aligned: rotate both 3-vector halves by ^0 R_F (frame origin, world axes)
+// The frame's spatial velocity is J q̇: [ω; v] of the frame's origin, in frame coordinates (local) or
+// along the world axes (world_aligned).
+// Contract: forward_kinematics(model, data, q) must have run for this q (data.X_world is read).
+// placement = ^F X_b. Writes data.J (returned); columns off the path are zero. Cost O(depth).
+// noexcept; never allocates.
+#pragma once
+
+#include "treedyn/model/data.hpp"
+#include "treedyn/model/model.hpp"
+
+namespace treedyn {
+
+enum class ReferenceFrame { local, world_aligned };
+
+template <class Scalar, int N>
+const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model, Data<Scalar, N>& data, int body,
+                                                  const Transform<Scalar>& placement,
+                                                  ReferenceFrame reference = ReferenceFrame::local) noexcept {
+  data.J.setZero();
+  const Transform<Scalar> X_F0 = placement * data.X_world[body];                    // K1
+  for (int j = body; j != no_parent; j = model.parent(j)) {                          // K2
+    const Transform<Scalar> X_Fj = X_F0 * data.X_world[j].inverse();
+    const MotionSubspace<Scalar>& S = model.motion_subspace(j);
+    data.J.middleCols(model.v_offset(j), S.cols()) = X_Fj.apply_motion(S);
+  }
+  if (reference == ReferenceFrame::world_aligned) {                                  // K3
+    const Matrix3<Scalar> R = X_F0.E.transpose();
+    for (int j = body; j != no_parent; j = model.parent(j))  // only path columns are nonzero
+      for (int k = model.v_offset(j); k < model.v_offset(j) + model.joint(j).nv(); ++k) {
+        const Vector3<Scalar> w = R * data.J.col(k).template head<3>();
+        const Vector3<Scalar> v = R * data.J.col(k).template tail<3>();
+        data.J.col(k) << w, v;
+      }
+  }
+  return data.J;
+}
+
+/// The Jacobian of a named frame of the model (model.frame(name)); throws if there is no such frame.
+template <class Scalar, int N>
+const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                  const std::string& frame_name,
+                                                  ReferenceFrame reference = ReferenceFrame::local) {
+  const Frame<Scalar>& f = model.frame(frame_name);
+  return frame_jacobian(model, data, f.body, f.placement, reference);
+}
+
+}  // namespace treedyn

@@ -19,7 +19,8 @@ inline std::vector<TreeCase> kernel_cases() {
   // seed 000 Fig. 1 (Tree 1) and its Fig. 2 expansion, 0-based
   cases.push_back({"tree1", {-1, 0, 0, 1, 1, 2, 2}});
   cases.push_back({"tree1-expanded", {-1, 0, 1, 2, 1, 3, 3, 4, 7, 8, 4}});
-  for (int n : {1, 2, 15, 30, 63}) cases.push_back({"chain-" + std::to_string(n), topo::chain(n)});
+  // chain-100: rows deeper than ltdl_packed_push_depth take the gather path
+  for (int n : {1, 2, 15, 30, 63, 100}) cases.push_back({"chain-" + std::to_string(n), topo::chain(n)});
   for (int m : {1, 4, 8, 16}) cases.push_back({"side-branches-" + std::to_string(2 * m), topo::short_side_branches(m)});
   for (int m : {1, 2, 4, 7}) cases.push_back({"binary-tree-m" + std::to_string(m), topo::binary_tree(m)});
   for (int m : {1, 3, 4, 8}) cases.push_back({"grid-m" + std::to_string(m), topo::grid_spanning_tree(m)});

@@ -144,10 +144,34 @@ inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end,
   }
 }
 
+/// G3–G4 for a long row i: gather the updates of every strict descendant, four at a time. Kept out of
+/// line: inlined into ltdl_packed it slowed the push loop of bushy trees by a third (code layout).
+template <class Scalar>
+TREEDYN_NOINLINE void gather_row(Scalar* v, const AncestorPattern& pattern, int i) noexcept {
+  Scalar* row_i = v + pattern.row_start(i);
+  const int d_i = pattern.row_length(i);
+  int q = pattern.descendants_begin(i);
+  const int q_end = pattern.descendants_begin(i + 1);
+  for (; q + 4 <= q_end; q += 4) {                                          // G3, four at a time
+    int end[4];
+    Scalar c[4];
+    for (int m = 0; m < 4; ++m) {
+      end[m] = pattern.descendant_end(q + m);
+      c[m] = v[end[m] - d_i] * v[pattern.descendant_diagonal(q + m)];       // L_ki · D_k
+    }
+    gather_update<Scalar, 4>(row_i, d_i, v, end, c);                        // G4
+  }
+  for (; q < q_end; ++q) {                                                  // G3, the rest
+    const int end = pattern.descendant_end(q);
+    const Scalar c = v[end - d_i] * v[pattern.descendant_diagonal(q)];
+    gather_update<Scalar, 1>(row_i, d_i, v, &end, &c);                      // G4
+  }
+}
+
 }  // namespace detail
 
 /// Rows with depth ≤ this receive pushed updates; deeper rows gather theirs (file comment, G2 and G7).
-inline constexpr int ltdl_packed_push_depth = 16;
+inline constexpr int ltdl_packed_push_depth = 64;
 
 /// A = Lᵀ D L on packed ancestor rows (labels G1–G8 of the file comment).
 template <class DV>
@@ -159,24 +183,7 @@ FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& p
   for (int i = pattern.size() - 1; i >= 0; --i) {                           // G1
     Scalar* row_i = v + pattern.row_start(i);
     const int d_i = pattern.row_length(i);
-    if (d_i > push_depth) {                                                 // G2
-      int q = pattern.descendants_begin(i);
-      const int q_end = pattern.descendants_begin(i + 1);
-      for (; q + 4 <= q_end; q += 4) {                                      // G3, four at a time
-        int end[4];
-        Scalar c[4];
-        for (int m = 0; m < 4; ++m) {
-          end[m] = pattern.descendant_end(q + m);
-          c[m] = v[end[m] - d_i] * v[pattern.descendant_diagonal(q + m)];   // L_ki · D_k
-        }
-        detail::gather_update<Scalar, 4>(row_i, d_i, v, end, c);           // G4
-      }
-      for (; q < q_end; ++q) {                                              // G3, the rest
-        const int end = pattern.descendant_end(q);
-        const Scalar c = v[end - d_i] * v[pattern.descendant_diagonal(q)];
-        detail::gather_update<Scalar, 1>(row_i, d_i, v, &end, &c);         // G4
-      }
-    }
+    if (d_i > push_depth) detail::gather_row(v, pattern, i);                // G2–G4
     if (!(row_i[0] > Scalar(0))) return FactorStatus::non_positive_pivot(i);  // G5
     const Scalar inv_d = Scalar(1) / row_i[0];
     const int first_push = d_i > push_depth ? d_i - push_depth : 1;

@@ -26,7 +26,7 @@
 namespace treedyn::robots {
 
 /// The Franka Emika Panda arm with the Gaz et al. (2019) parameters (see the header comment).
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> arm7() {
   using S = Scalar;
   using V = Vector3<Scalar>;

@@ -17,7 +17,7 @@
 namespace treedyn::robots {
 
 /// The unbranched 30-DoF chain of seed 000 §6 built from humanoid30's bodies (see the header comment).
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> chain30() {
   return detail::humanoid_bodies<Scalar>(false);
 }

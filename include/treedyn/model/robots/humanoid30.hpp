@@ -149,7 +149,7 @@ Model<Scalar> humanoid_bodies(bool branched) {
 
 }  // namespace detail
 
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> humanoid30() {
   return detail::humanoid_bodies<Scalar>(true);
 }

@@ -28,7 +28,7 @@
 namespace treedyn::robots {
 
 /// Seed 001 §8's n-link pendulum of touching 1 kg spheres (see the header comment); n ≥ 1.
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> pendulum(int n) {
   if (n < 1) throw std::invalid_argument("treedyn::robots::pendulum: n = " + std::to_string(n) + " must be >= 1");
   const Scalar r = Scalar(12) / Scalar(2 * n);

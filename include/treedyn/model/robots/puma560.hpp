@@ -31,7 +31,7 @@
 namespace treedyn::robots {
 
 /// The PUMA 560 with the Armstrong–Khatib–Burdick (1986) parameters (see the header comment).
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> puma560() {
   using S = Scalar;
   using V = Vector3<Scalar>;

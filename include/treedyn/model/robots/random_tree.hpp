@@ -90,7 +90,7 @@ RigidInertia<Scalar> random_inertia(treedyn::detail::SplitMix64& rng) {
 
 /// A random model of `nbodies` builder bodies (see the header comment), a pure function of
 /// (nbodies, seed). Throws std::invalid_argument if nbodies < 1.
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> random_tree(int nbodies, std::uint64_t seed) {
   if (nbodies < 1)
     throw std::invalid_argument("treedyn::robots::random_tree: nbodies = " + std::to_string(nbodies) + " must be >= 1");

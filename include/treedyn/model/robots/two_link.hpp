@@ -41,7 +41,7 @@ RigidInertia<Scalar> rectangle_link(const Scalar& l, const Scalar& m, const Scal
 }  // namespace detail
 
 /// Seed 004's planar two-link chain (see the header comment); l1, m1 distal, l2, m2 base-connected.
-template <class Scalar = double>
+template <class Scalar>
 Model<Scalar> two_link(const Scalar& l1 = Scalar(2), const Scalar& m1 = Scalar(10), const Scalar& l2 = Scalar(0.02),
                        const Scalar& m2 = Scalar(0.1), const Scalar& width = Scalar(0.02)) {
   const Joint<Scalar> z = Joint<Scalar>::revolute(Vector3<Scalar>::UnitZ());

@@ -1,5 +1,6 @@
 // Dynamics kernels on the ready-made robots (performance.md "Dynamics kernels"): RNEA, CRBA (kinematics
-// included, as the peers measure it) and forward dynamics by CRBA + bias + packed LTDL + solve.
+// included, as the peers measure it), and forward dynamics three ways: CRBA + bias + packed LTDL + solve,
+// the articulated-body method (ABA) and the modified ABA of Ascher–Pai–Cloutier.
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -36,6 +37,12 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
   });
   add("ForwardDynamicsCRBA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
     benchmark::DoNotOptimize(treedyn::forward_dynamics_crba(m, d, q_, v_, a_).data());
+  });
+  add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
+    benchmark::DoNotOptimize(treedyn::aba(m, d, q_, v_, a_).data());
+  });
+  add("ModifiedABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
+    benchmark::DoNotOptimize(treedyn::modified_aba(m, d, q_, v_, a_).data());
   });
 }
 

@@ -216,6 +216,10 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] { crba(model, data, q); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd, f_ext); }) == 0);
+    CHECK(allocations_in([&] { aba(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { aba(model, data, q, qd, qdd, f_ext); }) == 0);
+    CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd, f_ext); }) == 0);
     CHECK(allocations_in([&] {
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);

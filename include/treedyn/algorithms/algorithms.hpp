@@ -1,8 +1,10 @@
 // treedyn algorithms: (const Model&, Data&, inputs…) → a reference into Data.
 #pragma once
 
+#include "treedyn/algorithms/aba.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea.hpp"

@@ -6,9 +6,11 @@
 // only the nonzeros (seed 000 §5).
 #pragma once
 
+#include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/storage.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/model/model.hpp"
+#include "treedyn/spatial/articulated_inertia.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/spatial/transform.hpp"
 
@@ -28,7 +30,19 @@ struct Data {
         qdd(VectorN<Scalar, N>::Zero(model.nv())),
         H(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         H_factor(PackedVector<Scalar, N>::Zero(model.h_pattern().nonzeros())),
-        J(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())) {}
+        J(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
+        IA(model.nbodies(), ArticulatedInertia<Scalar>::zero()),
+        pA(model.nbodies(), Force<Scalar>::Zero()),
+        c(model.nbodies(), Motion<Scalar>::Zero()),
+        D(model.nbodies(), detail::PivotMatrix<Scalar>::Zero(1, 1)),
+        U(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
+        U_Dinv(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
+        Dinv_u(VectorN<Scalar, N>::Zero(model.nv())) {
+    for (int i = 0; i < model.nbodies(); ++i) {
+      const Eigen::Index ni = model.motion_subspace(i).cols();
+      D[i] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
+    }
+  }
 
   // per body (index i)
   detail::Array<Transform<Scalar>, N> Xup;      ///< ^i X_λ(i) = XJ(q_i) X_T(i)
@@ -46,6 +60,16 @@ struct Data {
   PackedVector<Scalar, N> H_factor;             ///< LTDL factor of H on packed ancestor rows
   FactorStatus factor_status;                   ///< status of the last factorization of H
   Eigen::Matrix<Scalar, 6, N> J;                ///< frame_jacobian output
+
+  // articulated-body methods (aba.hpp, modified_aba.hpp)
+  detail::Array<ArticulatedInertia<Scalar>, N> IA;  ///< articulated inertias IA_i (body coordinates)
+  detail::Array<Force<Scalar>, N> pA;               ///< articulated bias forces pA_i
+  detail::Array<Motion<Scalar>, N> c;               ///< velocity-product accelerations c_i = crm(v_i) S_i q̇_i
+  detail::Array<detail::PivotMatrix<Scalar>, N> D;  ///< joint pivots D_i (n_i×n_i) as last formed, unfactored
+  Eigen::Matrix<Scalar, 6, N> U;                    ///< U_i = IA_i S_i, one column per DoF
+  Eigen::Matrix<Scalar, 6, N> U_Dinv;               ///< U_i D_i⁻¹, one column per DoF
+  VectorN<Scalar, N> Dinv_u;                        ///< D_i⁻¹ u_i, u_i = τ_i − S_iᵀ pA_i
+  FactorStatus aba_status;                          ///< last aba / modified_aba; row = BODY of a failed pivot
 };
 
 }  // namespace treedyn

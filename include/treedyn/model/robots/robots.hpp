@@ -8,6 +8,7 @@
 
 #include "treedyn/model/robots/arm7.hpp"
 #include "treedyn/model/robots/chain30.hpp"
+#include "treedyn/model/robots/collinear_masses.hpp"
 #include "treedyn/model/robots/humanoid30.hpp"
 #include "treedyn/model/robots/pendulum.hpp"
 #include "treedyn/model/robots/puma560.hpp"

@@ -1,0 +1,173 @@
+// aba and modified_aba: agree with CRBA + LTDL, invert RNEA, honour external forces, give the Newton–Euler
+// answer for a free body, stay within c·n·ε·κ(H) of a long double run in float, and report a singular
+// joint pivot by its body (algorithms.md §3.1 checks (a)–(c), issue 4).
+#include <catch2/catch.hpp>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
+#include "algorithms/robot_cases.hpp"
+#include "support/tolerance.hpp"
+#include "treedyn/algorithms/algorithms.hpp"
+
+using namespace treedyn;
+using namespace treedyn::test;
+
+namespace {
+
+enum class Method { aba, modified_aba };
+
+template <class T, class Dq, class Dv, class Dt>
+Eigen::Matrix<T, Eigen::Dynamic, 1> run(Method m, const Model<T>& model, Data<T>& data, const Dq& q, const Dv& qd,
+                                       const Dt& tau) {
+  return m == Method::aba ? aba(model, data, q, qd, tau) : modified_aba(model, data, q, qd, tau);
+}
+
+const char* name(Method m) { return m == Method::aba ? "aba" : "modified_aba"; }
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("aba and modified_aba equal forward_dynamics_crba and invert RNEA", "[aba]", float, double,
+                   long double) {
+  using T = TestType;
+  for (Method m : {Method::aba, Method::modified_aba}) {
+    int index = 0;
+    for (auto& c : robot_cases<T>()) {
+      INFO(name(m) << " on " << c.name);
+      const int n = c.model.nv();
+      Data<T> data(c.model);
+      const State<T> s = random_state(c.model, 4100u + static_cast<unsigned>(index++));
+      const Eigen::Matrix<T, Eigen::Dynamic, 1> tau = rnea(c.model, data, s.q, s.qd, s.qdd);
+      const Eigen::Matrix<T, Eigen::Dynamic, 1> qdd_crba = forward_dynamics_crba(c.model, data, s.q, s.qd, tau);
+      REQUIRE(data.factor_status.ok());
+      const double kappa = spd_condition(data.H);
+      const Eigen::Matrix<T, Eigen::Dynamic, 1> qdd = run(m, c.model, data, s.q, s.qd, tau);
+      REQUIRE(data.aba_status.ok());
+      const double scale = static_cast<double>(s.qdd.norm()) + 1.0;
+      const double tol = 64.0 * (n + 1) * eps<T>() * kappa * scale;
+      INFO("κ(H) = " << kappa);
+      // (a) ABA(q, q̇, RNEA(q, q̇, q̈)) = q̈
+      REQUIRE(static_cast<double>((qdd - s.qdd).norm()) <= tol);
+      // (b) equals H⁻¹(τ − C) from CRBA + LTDL
+      REQUIRE(static_cast<double>((qdd - qdd_crba).norm()) <= tol);
+      // RNEA(ABA(τ)) = τ, relative to the size of the forces involved
+      const Eigen::Matrix<T, Eigen::Dynamic, 1> tau_back = rnea(c.model, data, s.q, s.qd, qdd);
+      REQUIRE(static_cast<double>((tau_back - tau).norm()) <=
+              tol * (static_cast<double>(data.H.norm()) + static_cast<double>(tau.norm()) + 1.0));
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("aba with external forces equals CRBA + LTDL with the same forces", "[aba][f_ext]", float, double) {
+  using T = TestType;
+  int index = 0;
+  for (auto& c : robot_cases<T>(20)) {
+    INFO(c.name);
+    Data<T> data(c.model);
+    const State<T> s = random_state(c.model, 4200u + static_cast<unsigned>(index));
+    Rng rng(4300u + static_cast<unsigned>(index++));
+    std::vector<Force<T>> f_ext;
+    for (int i = 0; i < c.model.nbodies(); ++i) f_ext.push_back(rng.matrix<T>(6, 1));
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> tau = rng.matrix<T>(c.model.nv(), 1);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> ref = forward_dynamics_crba(c.model, data, s.q, s.qd, tau, f_ext);
+    const double kappa = spd_condition(data.H);
+    const double tol = 64.0 * (c.model.nv() + 1) * eps<T>() * kappa * (static_cast<double>(ref.norm()) + 1.0);
+    REQUIRE(static_cast<double>((aba(c.model, data, s.q, s.qd, tau, f_ext) - ref).norm()) <= tol);
+    REQUIRE(static_cast<double>((modified_aba(c.model, data, s.q, s.qd, tau, f_ext) - ref).norm()) <= tol);
+    // And RNEA with the same forces maps the answer back to τ.
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> qdd = aba(c.model, data, s.q, s.qd, tau, f_ext);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> tau_back = rnea(c.model, data, s.q, s.qd, qdd, f_ext);
+    REQUIRE(static_cast<double>((tau_back - tau).norm()) <= tol * (static_cast<double>(data.H.norm()) + 1.0));
+  }
+}
+
+TEMPLATE_TEST_CASE("a free-floating body: q̈ = I⁻¹(f − crf(v) I v)", "[aba][free_body]", float, double) {
+  using T = TestType;
+  // A general rigid body: mass 2.5, CoM off the origin, a full rotational inertia.
+  Matrix3<T> Ic;
+  Ic << T(0.30), T(0.02), T(-0.01), T(0.02), T(0.25), T(0.03), T(-0.01), T(0.03), T(0.20);
+  const RigidInertia<T> I = RigidInertia<T>::from_mass_com_inertia(T(2.5), Vector3<T>(T(0.1), T(-0.2), T(0.05)), Ic);
+  ModelBuilder<T> b;
+  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), I, "body");
+  b.set_gravity(Vector3<T>::Zero());
+  const Model<T> model = b.build();
+  Data<T> data(model);
+  Rng rng(4400u);
+  Eigen::Matrix<T, Eigen::Dynamic, 1> q = rng.matrix<T>(7, 1);
+  q.template tail<4>().normalize();
+  const Eigen::Matrix<T, 6, 1> v = rng.matrix<T>(6, 1);
+  const Eigen::Matrix<T, 6, 1> f = rng.matrix<T>(6, 1);
+  // The free flyer's v is body-frame [ω; v_O] and its S is the identity, so q̈ is the body acceleration.
+  const Eigen::Matrix<T, 6, 6> Im = I.matrix();
+  const Eigen::Matrix<T, 6, 1> expected = Im.ldlt().solve(f - cross_force(v, Eigen::Matrix<T, 6, 1>(Im * v)));
+  const double kappa = spd_condition(Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>(Im));
+  const double tol = 64.0 * 7 * eps<T>() * kappa * (static_cast<double>(expected.norm()) + 1.0);
+  for (Method m : {Method::aba, Method::modified_aba}) {
+    INFO(name(m));
+    REQUIRE(static_cast<double>((run(m, model, data, q, v, f) - expected).norm()) <= tol);
+  }
+}
+
+TEST_CASE("a massless tip: aba reports the body whose pivot fails and q̈ is NaN", "[aba][status]") {
+  ModelBuilder<double> builder;
+  const auto link = RigidInertia<double>::from_mass_com_inertia(
+      1.0, Vector3<double>(0.5, 0, 0), Vector3<double>(0.01, 0.1, 0.1).asDiagonal().toDenseMatrix());
+  const int a = builder.add_body(no_parent, Joint<double>::revolute(Vector3<double>::UnitZ()),
+                                 Transform<double>::identity(), link, "a");
+  const int b = builder.add_body(a, Joint<double>::revolute(Vector3<double>::UnitZ()), xlt(Vector3<double>(1, 0, 0)),
+                                 link, "b");
+  builder.add_body(b, Joint<double>::spherical(), xlt(Vector3<double>(1, 0, 0)), RigidInertia<double>::zero(),
+                   "massless_ball");
+  const Model<double> model = builder.build();
+  Data<double> data(model);
+  const Eigen::VectorXd q = neutral(model);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
+  for (Method m : {Method::aba, Method::modified_aba}) {
+    INFO(name(m));
+    const Eigen::VectorXd qdd = run(m, model, data, q, zero, zero);
+    REQUIRE_FALSE(data.aba_status.ok());
+    REQUIRE(data.aba_status.row == 2);
+    REQUIRE(qdd.array().isNaN().all());
+  }
+  const Model<double> two = [] {
+    ModelBuilder<double> bb;
+    const auto l = RigidInertia<double>::from_mass_com_inertia(
+        1.0, Vector3<double>(0.5, 0, 0), Vector3<double>(0.01, 0.1, 0.1).asDiagonal().toDenseMatrix());
+    const int r = bb.add_body(no_parent, Joint<double>::revolute(Vector3<double>::UnitZ()),
+                              Transform<double>::identity(), l, "a");
+    bb.add_body(r, Joint<double>::revolute(Vector3<double>::UnitY()), xlt(Vector3<double>(1, 0, 0)), l, "b");
+    return bb.build();
+  }();
+  Data<double> d2(two);
+  // A failed call followed by a healthy one: the status is cleared.
+  d2.aba_status = FactorStatus::non_positive_pivot(0);
+  aba(two, d2, neutral(two), Eigen::VectorXd::Zero(2), Eigen::VectorXd::Ones(2));
+  REQUIRE(d2.aba_status.ok());
+  REQUIRE(d2.qdd.allFinite());
+}
+
+TEST_CASE("float aba and modified_aba stay within c·n·ε·κ(H) of a long double run", "[aba][float]") {
+  int index = 0;
+  for (auto& c : robot_cases<long double>(20)) {
+    INFO(c.name);
+    const int n = c.model.nv();
+    const Model<float> mf = c.model.template cast<float>();
+    const Model<long double> ml = mf.template cast<long double>();
+    Data<float> df(mf);
+    Data<long double> dl(ml);
+    const State<float> s = random_state(mf, 4500u + static_cast<unsigned>(index++));
+    const Eigen::VectorXf tau = Eigen::VectorXf::LinSpaced(n, -1.0f, 1.0f);
+    const Eigen::Matrix<long double, Eigen::Dynamic, 1> ql =
+        aba(ml, dl, s.q.cast<long double>(), s.qd.cast<long double>(), tau.cast<long double>());
+    crba(ml, dl, s.q.cast<long double>());
+    const double kappa = spd_condition(dl.H);
+    for (Method m : {Method::aba, Method::modified_aba}) {
+      INFO(name(m));
+      const Eigen::VectorXf qf = run(m, mf, df, s.q, s.qd, tau);
+      REQUIRE(df.aba_status.ok());
+      const double rel = static_cast<double>((qf.cast<long double>() - ql).norm() / (ql.norm() + 1));
+      INFO("relative error " << rel << ", κ(H) = " << kappa);
+      REQUIRE(rel <= 64.0 * (n + 1) * eps<float>() * kappa);
+    }
+  }
+}

@@ -36,6 +36,13 @@ template <class Scalar, int N>
 void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
   const int p = model.parent(i), vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
   const MotionSubspace<Scalar>& Sp = model.motion_subspace(p);
+  if (ni == 1 && Sp.cols() == 1) {  // both joints 1-DoF: fixed-size 6-vectors throughout
+    const Motion<Scalar> w = data.Xup[i].apply_motion(Sp.col(0));
+    Force<Scalar> Ia_w = data.IA[i].M * w;
+    Ia_w -= data.U.col(vi) * (data.U.col(vi).dot(w) / data.D[i](0, 0));
+    data.D[p](0, 0) += w.dot(Ia_w);
+    return;
+  }
   const MotionSubspace<Scalar> W = data.Xup[i].apply_motion(Sp);
   MotionSubspace<Scalar> IaW = data.IA[i].M * W;
   if (ni == 1) {

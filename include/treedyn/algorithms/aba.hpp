@@ -92,9 +92,9 @@ bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i
   return true;
 }
 
-/// A8–A9: the projected inertia Ia = IA_i − U_i (D_i⁻¹U_iᵀ) and bias pa, carried to the parent.
+/// A8–A9: the projected inertia Ia = IA_i − U_i (D_i⁻¹U_iᵀ) and bias pa, carried to the parent. Returns Ia.
 template <class Scalar, int N>
-void aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                  int i) noexcept {
   const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows()), p = model.parent(i);
   ArticulatedInertia<Scalar> Ia = data.IA[i];
@@ -110,6 +110,7 @@ void aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
   }
   data.IA[p] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
   data.pA[p] += data.Xup[i].apply_transpose_motion(pa);
+  return Ia;
 }
 
 /// Pass 3 (A10–A11): accelerations from the base outward.

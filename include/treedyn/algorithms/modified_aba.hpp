@@ -12,11 +12,13 @@
 //   M4     if λ(i) ≠ 0:
 //   M5        Ia = IA_i − U_i (D_i⁻¹ U_iᵀ);  pa = pA_i + Ia c_i + U_i D_i⁻¹ u_i
 //   M6        IA_λ(i) += X_iᵀ Ia X_i;  pA_λ(i) += X_iᵀ pa
-//   M7        D_λ(i) += (X_i S_λ(i))ᵀ Ia (X_i S_λ(i))         (the parent's joint moved into child coordinates)
+//   M7        D_λ(i) += (X_i S_λ(i))ᵀ Ia (X_i S_λ(i))         (the parent's joint moved into child coordinates;
+//                                                              evaluated without its component along S_i, see below)
 // For a chain numbered tip → base as in S4, M1 + M7 is D_{k+1} = H_{k+1} M_{k+1} H*_{k+1} + H_{k+1} M̃_{k+1} H*_{k+1}
 // with M̃_{k+1} = Φ M̄_k Φ* and M̄_k = M̂_k − M̂_k H_kᵀ D_k⁻¹ H_k M̂_k (S4 eq. 11; "k + 1" is our parent).
 // U_i and the propagated IA_i still use the summed inertia (the parent's projection needs them). Ia is
-// formed as U·(D⁻¹Uᵀ), D⁻¹Uᵀ first and by division, so an axis-aligned projection is exactly m − m·1 = 0.
+// formed as U·(D⁻¹Uᵀ), D⁻¹Uᵀ first and by division, so an axis-aligned projection is exactly m − m·1 = 0
+// (algorithms.md §3.2).
 // Passes 1 and 3 are those of aba.hpp. Cost: aba plus one quadratic form per tree edge, O(N).
 // Contract, outputs and failure reporting as aba (data.aba_status names the body); data.D[i] holds the
 // accumulated pivot. noexcept; never allocates.
@@ -27,32 +29,38 @@
 namespace treedyn {
 namespace detail {
 
-/// M7: D_λ(i) += (X_i S_λ(i))ᵀ Ia (X_i S_λ(i)), evaluated as Wᵀ (IA_i W − U_i (D_i⁻¹ (U_iᵀ W))) with W = X_i S_λ(i):
-/// the projection acts on W through U·(D⁻¹(UᵀW)), the division first. When W is the child's own axis (S4's
-/// worst case: collinear joints, Φ = 1), UᵀW reproduces D_i bit for bit, the quotient is exactly 1 and the
-/// bracket is exactly U − U = 0 in any precision and any coordinates. (Forming the 6×6 Ia first and then
-/// the quadratic form gave D = 1.044 instead of 1 in float for S4's case 2 at m1 = 1e6.)
+/// M7: D_λ(i) += Wᵀ Ia W with W = X_i S_λ(i) (the parent's joint in child coordinates) and Ia the child's
+/// projected inertia, formed as IA_i − U_i (D_i⁻¹U_iᵀ). Since Ia S_i = 0, the quadratic form is unchanged
+/// when W loses its component along the child's own joint: W' = W − S_i β, β = (S_iᵀS_i)⁻¹ S_iᵀ W
+/// (Euclidean least squares; β = 1 exactly when W is S_i bit for bit). We evaluate W'ᵀ Ia W'. This matters
+/// in float: when the parent's and child's axes (nearly) coincide, W is dominated by S_i and Wᵀ Ia W sums
+/// O(|IA|) terms that cancel to a small pivot, losing its digits (S4's Examples 1–3). With W' the
+/// annihilated part is removed exactly beforehand: S4's Table 2 cases 1 and 2 give D = 1 exactly, and in
+/// S4's Example 1 the modified ABA is as accurate as the ABA in its aligned coordinates. (Measured
+/// alternatives: Wᵀ(Ia W) on the full W gave D = 1.044 in case 2 at m1 = 1e6; Wᵀ(IA W − U (UᵀW / D))
+/// gave case 2 exactly but a 6000× larger error than the ABA in Example 1.)
 template <class Scalar, int N>
-void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
-  const int p = model.parent(i), vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                          const ArticulatedInertia<Scalar>& Ia) noexcept {
+  const int p = model.parent(i);
+  const MotionSubspace<Scalar>& Si = model.motion_subspace(i);
   const MotionSubspace<Scalar>& Sp = model.motion_subspace(p);
-  if (ni == 1 && Sp.cols() == 1) {  // both joints 1-DoF: fixed-size 6-vectors throughout
-    const Motion<Scalar> w = data.Xup[i].apply_motion(Sp.col(0));
-    Force<Scalar> Ia_w = data.IA[i].M * w;
-    Ia_w -= data.U.col(vi) * (data.U.col(vi).dot(w) / data.D[i](0, 0));
+  if (Si.cols() == 1 && Sp.cols() == 1) {  // both joints 1-DoF: fixed-size 6-vectors throughout
+    const Motion<Scalar> s = Si.col(0);
+    Motion<Scalar> w = data.Xup[i].apply_motion(Sp.col(0));
+    w -= s * (s.dot(w) / s.dot(s));
+    const Force<Scalar> Ia_w = Ia.M * w;
     data.D[p](0, 0) += w.dot(Ia_w);
     return;
   }
-  const MotionSubspace<Scalar> W = data.Xup[i].apply_motion(Sp);
-  MotionSubspace<Scalar> IaW = data.IA[i].M * W;
-  if (ni == 1) {
-    const Eigen::Matrix<Scalar, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 6> UtW = data.U.col(vi).transpose() * W;
-    IaW.noalias() -= data.U.col(vi) * (UtW / data.D[i](0, 0));
-  } else {
-    const PivotMatrix<Scalar> Dinv_UtW = data.U_Dinv.middleCols(vi, ni).transpose() * W;  // (U D⁻¹)ᵀ W
-    IaW.noalias() -= data.U.middleCols(vi, ni) * Dinv_UtW;
-  }
-  data.D[p].noalias() += W.transpose() * IaW;
+  MotionSubspace<Scalar> W = data.Xup[i].apply_motion(Sp);
+  PivotMatrix<Scalar> G = Si.transpose() * Si;  // S_iᵀS_i: SPD, S_i has full column rank
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6> beta = Si.transpose() * W;
+  factor_joint_pivot(G);
+  solve_joint_pivot(G, beta);
+  W.noalias() -= Si * beta;
+  const MotionSubspace<Scalar> Ia_W = Ia.M * W;
+  data.D[p].noalias() += W.transpose() * Ia_W;
 }
 
 template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
@@ -73,8 +81,8 @@ const VectorN<Scalar, N>& modified_aba_impl(const Model<Scalar, N>& model, Data<
     aba_joint_terms(model, data, tau, i);                                         // M3
     if (!aba_solve_pivot(model, data, i)) return aba_fail(data, i);
     if (model.parent(i) != no_parent) {                                           // M4
-      aba_project_to_parent(model, data, i);                                      // M5, M6
-      add_child_pivot_term(model, data, i);                                       // M7
+      const ArticulatedInertia<Scalar> Ia = aba_project_to_parent(model, data, i);  // M5, M6
+      add_child_pivot_term(model, data, i, Ia);                                   // M7
     }
   }
   data.aba_status = FactorStatus::success();

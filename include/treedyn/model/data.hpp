@@ -25,6 +25,8 @@ struct Data {
         a(model.nbodies(), Motion<Scalar>::Zero()),
         f(model.nbodies(), Force<Scalar>::Zero()),
         IC(model.nbodies(), RigidInertia<Scalar>::zero()),
+        X_root(model.nbodies(), Transform<Scalar>::identity()),
+        S_root(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         tau(VectorN<Scalar, N>::Zero(model.nv())),
         C(VectorN<Scalar, N>::Zero(model.nv())),
         qdd(VectorN<Scalar, N>::Zero(model.nv())),
@@ -50,7 +52,9 @@ struct Data {
   detail::Array<Motion<Scalar>, N> v;           ///< body velocities, body coordinates
   detail::Array<Motion<Scalar>, N> a;           ///< body accelerations (gravity as base acceleration)
   detail::Array<Force<Scalar>, N> f;            ///< RNEA body forces
-  detail::Array<RigidInertia<Scalar>, N> IC;    ///< CRBA composite inertias
+  detail::Array<RigidInertia<Scalar>, N> IC;    ///< CRBA composite inertias, root-body coordinates (crba.hpp)
+  detail::Array<Transform<Scalar>, N> X_root;   ///< CRBA: ^i X_r, r = the root body of i's subtree
+  Eigen::Matrix<Scalar, 6, N> S_root;           ///< CRBA: ^r X_i S_i, one column per DoF
 
   // per DoF
   VectorN<Scalar, N> tau;                       ///< rnea output

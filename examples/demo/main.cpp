@@ -306,7 +306,7 @@ Row run_row(const Topology& topology, const std::string& label, const ParentArra
   row.label = label;
   row.scalar = scalar_name<S>();
   row.cost = treedyn::cost_metrics(lambda);
-  row.op_ratio = treedyn::dense_to_sparse_ratio(lambda);
+  row.op_ratio = treedyn::dense_to_sparse_ratio<double>(lambda);
   row.bound = 100.0 * n * static_cast<double>(std::numeric_limits<S>::epsilon());
 
   const Mat A = A_double.cast<S>();

@@ -182,19 +182,19 @@ TEST_CASE("seed 000 §6 humanoid: body graph and expanded graph", "[topology][co
 
 TEST_CASE("dense/sparse LTDL cost ratios of seed 000 §4.2", "[topology][cost][table2]") {
   // Binary tree: printed 7.8 (n = 15) and 430 (n = 255); exact 1225/158 and 5559425/12798.
-  CHECK(treedyn::dense_to_sparse_ratio(topo::binary_tree(4)) == Approx(1225.0 / 158.0).epsilon(1e-15));
-  CHECK(std::abs(treedyn::dense_to_sparse_ratio(topo::binary_tree(4)) - 7.75) < 0.005);
-  CHECK(std::abs(treedyn::dense_to_sparse_ratio(topo::binary_tree(8)) - 434.0) < 0.5);
+  CHECK(treedyn::dense_to_sparse_ratio<double>(topo::binary_tree(4)) == Approx(1225.0 / 158.0).epsilon(1e-15));
+  CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::binary_tree(4)) - 7.75) < 0.005);
+  CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::binary_tree(8)) - 434.0) < 0.5);
   // Grid: printed 5.3 (n = 16) and 74 (n = 256).
-  CHECK(std::abs(treedyn::dense_to_sparse_ratio(topo::grid_spanning_tree(4)) - 5.3) < 0.05);
-  CHECK(std::abs(treedyn::dense_to_sparse_ratio(topo::grid_spanning_tree(16)) - 73.9) < 0.05);
+  CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::grid_spanning_tree(4)) - 5.3) < 0.05);
+  CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::grid_spanning_tree(16)) - 73.9) < 0.05);
   // Short side branches: the ratio tends to 4 (seed 000 §4.2), and a chain costs the same as dense.
-  CHECK(std::abs(treedyn::dense_to_sparse_ratio(topo::short_side_branches(2000)) - 4.0) < 0.01);
-  CHECK(treedyn::dense_to_sparse_ratio(topo::chain(20)) == 1.0);
+  CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::short_side_branches(2000)) - 4.0) < 0.01);
+  CHECK(treedyn::dense_to_sparse_ratio<double>(topo::chain(20)) == 1.0);
   // Degenerate counts.
-  CHECK(treedyn::dense_to_sparse_ratio(topo::chain(1)) == 1.0);
-  CHECK(treedyn::dense_to_sparse_ratio(ParentArray{}) == 1.0);
-  CHECK(treedyn::dense_to_sparse_ratio(topo::star(3)) == std::numeric_limits<double>::infinity());
+  CHECK(treedyn::dense_to_sparse_ratio<double>(topo::chain(1)) == 1.0);
+  CHECK(treedyn::dense_to_sparse_ratio<double>(ParentArray{}) == 1.0);
+  CHECK(treedyn::dense_to_sparse_ratio<double>(topo::star(3)) == std::numeric_limits<double>::infinity());
 }
 
 TEST_CASE("cost identities on random trees", "[topology][cost]") {

@@ -122,16 +122,14 @@ inline CostMetrics dense_cost_metrics(int n) {
 /// balanced binary trees of 15 and 255 nodes, 5.3 and 74 for grid spanning trees of 16 and 256 nodes.
 /// Returns 1 when both counts are zero (n <= 1) and +infinity when only the sparse count is zero (every
 /// node attached to the base). Throws as cost_metrics does. O(n); allocates n ints.
-template <class Parents>
-double dense_to_sparse_ratio(const Parents& lambda) {  // double: a ratio of integer counts, not a Scalar
+/// Real is the floating type of the result, chosen by the caller (e.g. dense_to_sparse_ratio<double>(λ)):
+/// a ratio of integer op counts, independent of any model's Scalar.
+template <class Real, class Parents>
+Real dense_to_sparse_ratio(const Parents& lambda) {
   const CostMetrics sparse = cost_metrics(lambda);
   const CostMetrics dense = dense_cost_metrics(sparse.n);
-  if (sparse.ltdl_ops() == 0) {
-    return dense.ltdl_ops() == 0 ? 1.0  // double: a ratio of integer counts, not a Scalar
-                                 : std::numeric_limits<double>::infinity();  // double: ratio, as above
-  }
-  return static_cast<double>(dense.ltdl_ops()) /           // double: a ratio of integer counts
-         static_cast<double>(sparse.ltdl_ops());           // double: a ratio of integer counts
+  if (sparse.ltdl_ops() == 0) return dense.ltdl_ops() == 0 ? Real(1) : std::numeric_limits<Real>::infinity();
+  return static_cast<Real>(dense.ltdl_ops()) / static_cast<Real>(sparse.ltdl_ops());
 }
 
 }  // namespace treedyn

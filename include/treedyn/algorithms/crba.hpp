@@ -43,24 +43,14 @@
 // transforms as stored. The (m, h, Ī) congruence still assumes EᵀE = 1, as seed 000's C5 did.
 #pragma once
 
+#include <Eigen/LU>  // Matrix3::inverse (cofactors over the determinant)
+
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
 namespace treedyn {
 namespace detail {
-
-/// E⁻¹ = adj(E) / det E: rows e1×e2, e2×e0, e0×e1 of E's columns e0, e1, e2, over det E = e0·(e1×e2);
-/// 30 multiplications and one division. Exact for a rotation that is not quite orthogonal, where Eᵀ is
-/// not (see the accuracy note above).
-template <class Scalar>
-inline Matrix3<Scalar> inverse3(const Matrix3<Scalar>& E) noexcept {
-  Matrix3<Scalar> adj;
-  adj.row(0) = E.col(1).cross(E.col(2)).transpose();
-  adj.row(1) = E.col(2).cross(E.col(0)).transpose();
-  adj.row(2) = E.col(0).cross(E.col(1)).transpose();
-  return adj * (Scalar(1) / adj.row(0).dot(E.col(0)));
-}
 
 }  // namespace detail
 
@@ -79,13 +69,10 @@ const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& d
     Transform<Scalar>& X = data.X_root[i];
     X = (model.parent(p) == no_parent) ? data.Xup[i] : data.Xup[i] * data.X_root[p];  // ^i X_r
     data.IC[i] = apply_transpose_inertia(X, model.inertia(i));
-    // S_i^r = (^i X_r)⁻¹ S_i = [E⁻¹ w; E⁻¹ v + r × E⁻¹ w] per column (apply_inverse_motion with E⁻¹ for Eᵀ)
-    const Matrix3<Scalar> Einv = detail::inverse3(X.E);
-    for (int c = 0; c < S_i.cols(); ++c) {
-      auto s = data.S_root.col(vi + c);
-      s.template head<3>().noalias() = Einv * S_i.col(c).template head<3>();
-      s.template tail<3>().noalias() = Einv * S_i.col(c).template tail<3>() + X.r.cross(s.template head<3>());
-    }
+    // S_i^r = (^i X_r)⁻¹ S_i = [E⁻¹ w; E⁻¹ v + r × E⁻¹ w]: apply_inverse_motion of (E⁻ᵀ, r), whose Eᵀ is E⁻¹
+    const Transform<Scalar> X_true_inverse_t{X.E.inverse().transpose(), X.r};
+    for (int c = 0; c < S_i.cols(); ++c)
+      data.S_root.col(vi + c) = X_true_inverse_t.apply_inverse_motion(S_i.col(c));
   }
   const auto& mu = model.dof_parents();
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                  // C2

@@ -41,11 +41,7 @@ void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
   joint_transforms(model, data, q);                                               // A3
   for (int i = 0; i < model.nbodies(); ++i) {
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
-    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
-    const Motion<Scalar> vJ = (ni == 1) ? Motion<Scalar>(S.col(0) * qd(vi)) : Motion<Scalar>(S * qd.segment(vi, ni));
-    const int p = model.parent(i);
-    data.v[i] = (p == no_parent) ? vJ : Motion<Scalar>(data.Xup[i].apply_motion(data.v[p]) + vJ);
+    const Motion<Scalar> vJ = body_velocity(model, data, qd, i);                  // A3 (rnea.hpp R4–R5)
     data.c[i] = cross_motion(data.v[i], vJ);
     const RigidInertia<Scalar>& I = model.inertia(i);                             // A4
     data.IA[i] = ArticulatedInertia<Scalar>::from(I);

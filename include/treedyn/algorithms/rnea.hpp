@@ -33,6 +33,19 @@ struct NoExternalForces {
   Force<Scalar> operator[](int) const noexcept { return Force<Scalar>::Zero(); }
 };
 
+/// R4–R5 for body i (data.Xup[i] already set): data.v[i] = X_i v_λ(i) + S_i q̇_i. Returns vJ = S_i q̇_i.
+/// Shared by the outward passes of RNEA and the articulated-body methods.
+template <class Scalar, int N, class Dv>
+Motion<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dv>& qd,
+                             int i) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
+  const Motion<Scalar> vJ = (ni == 1) ? Motion<Scalar>(S.col(0) * qd(vi))     // R4 (1-DoF: a scaled axis)
+                                      : Motion<Scalar>(S * qd.segment(vi, ni));
+  data.v[i] = (p == no_parent) ? vJ : Motion<Scalar>(data.Xup[i].apply_motion(data.v[p]) + vJ);  // R5
+  return vJ;
+}
+
 template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
 void rnea_into(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
@@ -42,13 +55,9 @@ void rnea_into(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen
   detail::joint_transforms(model, data, q);                                      // R2, R3
   for (int i = 0; i < model.nbodies(); ++i) {
     const MotionSubspace<Scalar>& S = model.motion_subspace(i);
-    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
-    const Motion<Scalar> vJ = (ni == 1) ? Motion<Scalar>(S.col(0) * qd(vi))     // R4 (1-DoF: a scaled axis)
-                                        : Motion<Scalar>(S * qd.segment(vi, ni));
-    const int p = model.parent(i);
-    const Transform<Scalar>& X = data.Xup[i];
-    data.v[i] = (p == no_parent) ? vJ : Motion<Scalar>(X.apply_motion(data.v[p]) + vJ);  // R5
-    data.a[i] = X.apply_motion(p == no_parent ? a0 : data.a[p]) + cross_motion(data.v[i], vJ);  // R6
+    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
+    const Motion<Scalar> vJ = body_velocity(model, data, qd, i);                  // R4, R5
+    data.a[i] = data.Xup[i].apply_motion(p == no_parent ? a0 : data.a[p]) + cross_motion(data.v[i], vJ);  // R6
     if (qdd != nullptr) {
       if (ni == 1) data.a[i] += S.col(0) * (*qdd)(vi);
       else data.a[i].noalias() += S * qdd->segment(vi, ni);

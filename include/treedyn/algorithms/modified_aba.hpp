@@ -29,6 +29,21 @@
 namespace treedyn {
 namespace detail {
 
+/// D_λ(i) += W'ᵀ Ia W' for a multi-column W = X_i S_λ(i) (see add_child_pivot_term below), with
+/// W' = W − S_i (S_iᵀS_i)⁻¹ S_iᵀ W. WType: Matrix6 for a 6-DoF parent, MotionSubspace otherwise.
+template <class Scalar, int N, class WType>
+void add_projected_form(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                        const ArticulatedInertia<Scalar>& Ia, WType W) noexcept {
+  const MotionSubspace<Scalar>& Si = model.motion_subspace(i);
+  PivotMatrix<Scalar> G = Si.transpose() * Si;  // S_iᵀS_i: SPD, S_i has full column rank
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6> beta = Si.transpose() * W;
+  factor_joint_pivot(G);
+  solve_joint_pivot(G, beta);
+  W.noalias() -= Si * beta;
+  const WType Ia_W = Ia.M * W;
+  data.D[model.parent(i)].noalias() += W.transpose() * Ia_W;
+}
+
 /// M7: D_λ(i) += Wᵀ Ia W with W = X_i S_λ(i) (the parent's joint in child coordinates) and Ia the child's
 /// projected inertia, formed as IA_i − U_i (D_i⁻¹U_iᵀ). Since Ia S_i = 0, the quadratic form is unchanged
 /// when W loses its component along the child's own joint: W' = W − S_i β, β = (S_iᵀS_i)⁻¹ S_iᵀ W
@@ -53,14 +68,11 @@ void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, 
     data.D[p](0, 0) += w.dot(Ia_w);
     return;
   }
-  MotionSubspace<Scalar> W = data.Xup[i].apply_motion(Sp);
-  PivotMatrix<Scalar> G = Si.transpose() * Si;  // S_iᵀS_i: SPD, S_i has full column rank
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6> beta = Si.transpose() * W;
-  factor_joint_pivot(G);
-  solve_joint_pivot(G, beta);
-  W.noalias() -= Si * beta;
-  const MotionSubspace<Scalar> Ia_W = Ia.M * W;
-  data.D[p].noalias() += W.transpose() * Ia_W;
+  if (Sp.cols() == 6) {  // a free-flyer parent: W is 6×6, fixed size so the products unroll
+    add_projected_form(model, data, i, Ia, Matrix6<Scalar>(data.Xup[i].apply_motion(Matrix6<Scalar>(Sp))));
+  } else {
+    add_projected_form(model, data, i, Ia, MotionSubspace<Scalar>(data.Xup[i].apply_motion(Sp)));
+  }
 }
 
 template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>

@@ -144,3 +144,30 @@ TEST_CASE("random_tree: every joint type, deterministic", "[model][robots]") {
   CHECK_NOTHROW(treedyn::robots::random_tree<float>(60, 3));
   CHECK_THROWS_AS(treedyn::robots::random_tree<double>(0, 3), std::invalid_argument);
 }
+
+TEST_CASE("random_chain: a serial chain on a fixed base from the given joint types, deterministic", "[model][robots]") {
+  const Model<double> chain = treedyn::robots::random_chain<double>(40, 7);
+  REQUIRE(chain.nbodies() == 40);
+  CHECK(chain.nv() == 40);
+  for (int i = 0; i < chain.nbodies(); ++i) {
+    CHECK(chain.parent(i) == i - 1);
+    CHECK(chain.joint(i).type == JointType::revolute);
+    CHECK(std::abs(chain.joint(i).axis.norm() - 1.0) <= 8 * eps<double>());
+  }
+  std::set<JointType> seen;
+  const Model<double> mixed = treedyn::robots::random_chain<double>(40, 7, {JointType::revolute, JointType::prismatic});
+  for (int i = 0; i < mixed.nbodies(); ++i) seen.insert(mixed.joint(i).type);
+  CHECK(seen == std::set<JointType>{JointType::revolute, JointType::prismatic});
+  const Model<double> again = treedyn::robots::random_chain<double>(40, 7);
+  const Model<double> other = treedyn::robots::random_chain<double>(40, 8);
+  for (int i = 0; i < chain.nbodies(); ++i) {
+    CHECK(again.joint(i).axis == chain.joint(i).axis);
+    CHECK(again.tree_transform(i).r == chain.tree_transform(i).r);
+    CHECK(again.inertia(i).matrix() == chain.inertia(i).matrix());
+  }
+  CHECK(other.joint(0).axis != chain.joint(0).axis);
+  CHECK_NOTHROW(treedyn::robots::random_chain<float>(1000, 3));
+  CHECK_THROWS_AS(treedyn::robots::random_chain<double>(0, 3), std::invalid_argument);
+  CHECK_THROWS_AS(treedyn::robots::random_chain<double>(3, 3, {}), std::invalid_argument);
+  CHECK_THROWS_AS(treedyn::robots::random_chain<double>(3, 3, {JointType::fixed}), std::invalid_argument);
+}

@@ -19,10 +19,13 @@
 // merges into the base), so the built model has nbodies minus the number of fixed bodies; each fixed
 // body stays a named frame ("body<i>"). Angles and offsets are drawn as 24-bit integers, exact in
 // every scalar; the derived rotations go through sin, cos and sqrt of the scalar type.
+// random_chain draws the same quantities for a serial chain on a fixed base, from a given set of joint
+// types (see its comment).
 // Costs and allocation: O(nbodies), allocates the model; for tests and benchmarks set-up only.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 #include <stdexcept>
 #include <string>
@@ -131,6 +134,34 @@ Model<Scalar> random_tree(int nbodies, std::uint64_t seed) {
     const Vector3<Scalar> p = detail::random_vector(rng, Scalar(0.5));
     const RigidInertia<Scalar> inertia = detail::random_inertia<Scalar>(rng);
     builder.add_body(lambda[static_cast<std::size_t>(i)], joint, transform_from(R, p), inertia);
+  }
+  return builder.build();
+}
+
+/// A random serial chain of `nbodies` bodies on a fixed base (λ(i) = i − 1), each joint drawn uniformly
+/// from `types` (only moving types; default: revolute only), with random axes, tree transforms and
+/// inertias drawn exactly as in random_tree. A pure function of (nbodies, seed, types); for the
+/// chain-only methods (Fijany's Schur form, Fixman's method) and their O(n) scaling benchmarks.
+/// Throws std::invalid_argument if nbodies < 1, types is empty or contains JointType::fixed.
+template <class Scalar>
+Model<Scalar> random_chain(int nbodies, std::uint64_t seed,
+                           std::initializer_list<JointType> types = {JointType::revolute}) {
+  if (nbodies < 1)
+    throw std::invalid_argument("treedyn::robots::random_chain: nbodies = " + std::to_string(nbodies) + " must be >= 1");
+  if (types.size() == 0) throw std::invalid_argument("treedyn::robots::random_chain: no joint types given");
+  for (const JointType t : types)
+    if (t == JointType::fixed)
+      throw std::invalid_argument("treedyn::robots::random_chain: fixed joints are not drawn for chains");
+  const std::vector<JointType> pool(types);
+  treedyn::detail::SplitMix64 rng(seed ^ 0xc4a1d5eed0c4a1dULL);
+  ModelBuilder<Scalar> builder;
+  for (int i = 0; i < nbodies; ++i) {
+    const JointType type = pool[static_cast<std::size_t>(rng.below(static_cast<int>(pool.size())))];
+    const Joint<Scalar> joint = detail::random_joint<Scalar>(rng, type);
+    const Matrix3<Scalar> R = detail::random_rotation<Scalar>(rng);
+    const Vector3<Scalar> p = detail::random_vector(rng, Scalar(0.5));
+    const RigidInertia<Scalar> inertia = detail::random_inertia<Scalar>(rng);
+    builder.add_body(i - 1, joint, transform_from(R, p), inertia);
   }
   return builder.build();
 }

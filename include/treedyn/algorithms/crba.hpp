@@ -31,19 +31,17 @@
 // nothing else: the zeros were set once when Data was built (seed 000 §5: "the zero elements must be
 // initialized to zero at least once"). Also fills data.Xup, data.X_root, data.S_root and data.IC (root-body
 // coordinates). Returns data.H.
-// Cost for 1-DoF joints: D0 (ra + rx + vx + a 3×3 inverse) + N' compositions + D1 6-term dot products
+// Cost for 1-DoF joints: D0 (ra + rx + vx) + N' compositions + D1 6-term dot products
 // (N' = bodies of depth ≥ 3), against seed 000 eq. 14's D0 (ra + rx) + D1·vx (ra, rx, vx: rigid-body add,
 // rigid-body transform, vector transform). Measured in one session against the local form (best of 3000
 // batches): humanoid30 1.13×, chain30 2.0×, arm7 1.2× faster in double; 1.4×, 2.7×, 1.5× in float.
 // noexcept; never allocates.
 // Accuracy: moment terms of S_j^r and Ic_i grow with the distance from the root body, so cancellation in
-// H_ij grows with the robot's reach (not with its position in the world). C1 maps S_i with the true
-// inverse E⁻¹ of ^i X_r's rotation, not Eᵀ: E is orthogonal only to the precision the model was built in
-// (a Model<long double> cast from Model<double> carries 1e-16 errors), and H must agree with RNEA for the
-// transforms as stored. The (m, h, Ī) congruence still assumes EᵀE = 1, as seed 000's C5 did.
+// H_ij grows with the robot's reach (not with its position in the world). C1 maps S_i with Eᵀ, which is
+// E⁻¹ to working precision: the builder's rotations are orthonormal in the scalar they were built in, and
+// Model::cast re-orthonormalises them when it widens (a Model<long double> cast from Model<double> would
+// otherwise carry 1e-16 non-orthogonality, and H would disagree with RNEA's transforms at that level).
 #pragma once
-
-#include <Eigen/LU>  // Matrix3::inverse (cofactors over the determinant)
 
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/model/data.hpp"
@@ -69,10 +67,13 @@ const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& d
     Transform<Scalar>& X = data.X_root[i];
     X = (model.parent(p) == no_parent) ? data.Xup[i] : data.Xup[i] * data.X_root[p];  // ^i X_r
     data.IC[i] = apply_transpose_inertia(X, model.inertia(i));
-    // S_i^r = (^i X_r)⁻¹ S_i = [E⁻¹ w; E⁻¹ v + r × E⁻¹ w]: apply_inverse_motion of (E⁻ᵀ, r), whose Eᵀ is E⁻¹
-    const Transform<Scalar> X_true_inverse_t{X.E.inverse().transpose(), X.r};
-    for (int c = 0; c < S_i.cols(); ++c)
-      data.S_root.col(vi + c) = X_true_inverse_t.apply_inverse_motion(S_i.col(c));
+    // S_i^r = (^i X_r)⁻¹ S_i = [Eᵀ w; Eᵀ v + r × Eᵀ w], written half by half into S_root (a 6-vector
+    // temporary copied in would be reloaded as straddling SIMD packets: a store-forwarding stall, see rnea.hpp)
+    for (int c = 0; c < S_i.cols(); ++c) {
+      const Vector3<Scalar> w = X.E.transpose() * S_i.col(c).template head<3>();
+      data.S_root.col(vi + c).template head<3>() = w;
+      data.S_root.col(vi + c).template tail<3>() = X.E.transpose() * S_i.col(c).template tail<3>() + X.r.cross(w);
+    }
   }
   const auto& mu = model.dof_parents();
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                  // C2

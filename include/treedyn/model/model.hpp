@@ -95,7 +95,9 @@ class Model {
   }
 
   /// The same robot in another scalar type (architecture.md §3): a float run starts from exactly the
-  /// model of the double run, rounded once. M changes the compile-time size too (e.g. cast<double, 30>()
+  /// model of the double run, rounded once. When NewScalar is wider (double → long double), rotations are
+  /// re-orthonormalised and joint axes re-normalised in NewScalar, so that they are exact to the new
+  /// precision (see cast_transform). M changes the compile-time size too (e.g. cast<double, 30>()
   /// of a dynamic model); std::invalid_argument if a fixed M differs from nv().
   template <class NewScalar, int M = N>
   [[nodiscard]] Model<NewScalar, M> cast() const {
@@ -120,19 +122,43 @@ class Model {
     out.inertia_.assign(nbodies(), RigidInertia<NewScalar>::zero());
     for (int i = 0; i < nbodies(); ++i) {
       out.joint_[i] = joint_[i].template cast<NewScalar>();
+      if (widening<NewScalar>()) out.joint_[i].axis.normalize();
       out.S_[i] = out.joint_[i].motion_subspace();
-      out.placement_[i] = JointPlacement<NewScalar>::make(out.joint_[i], X_tree_[i].template cast<NewScalar>());
-      out.X_tree_[i] = X_tree_[i].template cast<NewScalar>();
+      out.X_tree_[i] = cast_transform<NewScalar>(X_tree_[i]);
+      out.placement_[i] = JointPlacement<NewScalar>::make(out.joint_[i], out.X_tree_[i]);
       out.inertia_[i] = inertia_[i].template cast<NewScalar>();
     }
     for (const Frame<Scalar>& f : frames_)
-      out.frames_.push_back(Frame<NewScalar>{f.name, f.body, f.placement.template cast<NewScalar>()});
+      out.frames_.push_back(Frame<NewScalar>{f.name, f.body, cast_transform<NewScalar>(f.placement)});
     return out;
   }
 
  private:
   template <class S, int M>
   friend class Model;
+
+  /// True when NewScalar carries more digits than Scalar (e.g. double → long double or a 50-digit type).
+  template <class NewScalar>
+  static constexpr bool widening() noexcept {
+    return std::numeric_limits<NewScalar>::is_specialized && std::numeric_limits<Scalar>::is_specialized &&
+           std::numeric_limits<NewScalar>::digits > std::numeric_limits<Scalar>::digits;
+  }
+
+  /// A transform in NewScalar. When widening, the rotation is re-orthonormalised in NewScalar (two
+  /// Newton–Schulz steps E ← E (3·1 − EᵀE) / 2: an error ε in EᵀE becomes O(ε²) per step), so that Eᵀ is
+  /// E⁻¹ to the new precision, as the algorithms assume (the CRBA maps motion subspaces with Eᵀ). The
+  /// robot moves by O(ε of the old scalar), the rounding it already carried.
+  template <class NewScalar>
+  static Transform<NewScalar> cast_transform(const Transform<Scalar>& X) {
+    Transform<NewScalar> out = X.template cast<NewScalar>();
+    if (widening<NewScalar>()) {
+      for (int step = 0; step < 2; ++step) {
+        const Matrix3<NewScalar> EtE = out.E.transpose() * out.E;
+        out.E = out.E * (NewScalar(1.5) * Matrix3<NewScalar>::Identity() - NewScalar(0.5) * EtE);
+      }
+    }
+    return out;
+  }
 
   template <class From, class To>
   static void copy_array(const From& from, To& to) {

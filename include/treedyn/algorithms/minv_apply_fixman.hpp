@@ -84,13 +84,34 @@ namespace treedyn {
 template <class Scalar>
 using FixmanDual = Eigen::AutoDiffScalar<Vector6<Scalar>>;
 
+namespace detail {
+
+/// atan2 for the plain scalars.
+template <class T>
+T fixman_atan2(const T& y, const T& x) noexcept {
+  using std::atan2;
+  return atan2(y, x);
+}
+
+/// atan2 for a dual number with a fixed-size derivative: Eigen's own AutoDiff atan2 returns a
+/// dynamic-size derivative (a heap allocation), so the chain rule d atan2(y, x) = (x dy − y dx)/(x² + y²)
+/// is applied here, keeping the derivative type.
+template <class Der>
+Eigen::AutoDiffScalar<Der> fixman_atan2(const Eigen::AutoDiffScalar<Der>& y, const Eigen::AutoDiffScalar<Der>& x) noexcept {
+  using std::atan2;
+  const auto r2 = x.value() * x.value() + y.value() * y.value();
+  return Eigen::AutoDiffScalar<Der>(atan2(y.value(), x.value()),
+                                    (x.value() * y.derivatives() - y.value() * x.derivatives()) / r2);
+}
+
+}  // namespace detail
+
 /// S2 eq. 28: the six coordinates (α, β, γ, a, b, c) of the pose T = screw(e1,b,β)·screw(e2,a,α)·
 /// screw(e3,c,γ) (eq. 26/27) of frame F_k in frame F_{k−1}, given as X = ^{F_k}X_{F_{k−1}} (so the pose's
 /// rotation is Xᵀ.E and its translation X.r). Valid for α ∈ (−π/2, π/2). Written once for any scalar:
 /// plain (float, double, long double) and FixmanDual, which yields the Lie derivatives.
 template <class T>
 Eigen::Matrix<T, 6, 1> fixman_coordinates(const Transform<T>& X) noexcept {
-  using std::atan2;
   using std::sqrt;
   // T_ij = R(i−1, j−1) = E(j−1, i−1) for the rotation, T_i4 = r(i−1).
   const T T11 = X.E(0, 0), T12 = X.E(1, 0), T13 = X.E(2, 0);
@@ -99,10 +120,11 @@ Eigen::Matrix<T, 6, 1> fixman_coordinates(const Transform<T>& X) noexcept {
   const T s = T11 * T11 + T12 * T12;  // cos²α
   const T root = sqrt(s);
   const T along_z = T24 * T23 + T34 * T33;
+  const T minus_T23 = -T23, minus_T12 = -T12;
   Eigen::Matrix<T, 6, 1> q;
-  q(0) = atan2(T13, root);                      // α = atan(T13 / √(T11² + T12²))
-  q(1) = atan2(-T23, T33);                      // β (the common factor 1/√(T11² + T12²) > 0 dropped)
-  q(2) = atan2(-T12, T11);                      // γ
+  q(0) = detail::fixman_atan2(T13, root);       // α = atan(T13 / √(T11² + T12²))
+  q(1) = detail::fixman_atan2(minus_T23, T33);  // β (the common factor 1/√(T11² + T12²) > 0 dropped)
+  q(2) = detail::fixman_atan2(minus_T12, T11);  // γ
   q(3) = (T24 * T33 - T34 * T23) / root;        // a
   q(4) = T14 - T13 * along_z / s;               // b
   q(5) = along_z / s;                           // c

@@ -15,7 +15,7 @@
 //           (fixman_supported(model) asks the same question without throwing).
 //   In      q (nq = n), b (n).  Out: workspace.x = M(q)⁻¹ b (returned by reference), workspace.status.
 //   Status  a block pivot of H22 that is not positive definite stops the factorization: workspace.status
-//           names its first scalar row of H22 (5·body + k), and x is set to zero (never NaN left behind).
+//           names the first scalar row of the failed 5×5 block of H22 (5·body), and x is set to zero (no NaN).
 //   Aliasing b may not alias workspace.x. Cost O(n): per body one 6×6 Jacobian pair by forward-mode
 //           autodiff, a few 6×6 products, one 5×5 block LDLᵀ step. noexcept; never allocates (the
 //           workspace, built once, holds every buffer; the dual numbers have a fixed-size derivative).

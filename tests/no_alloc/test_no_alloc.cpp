@@ -246,3 +246,23 @@ TEMPLATE_TEST_CASE("with a fixed N not even the Data constructor allocates", "[n
   Data<T, 30> data(model);
   require_algorithms_allocation_free(model, data);
 }
+
+// ---- minv_apply_fixman (issue 5, part C): the apply call never allocates once its workspace is built.
+#include "treedyn/algorithms/minv_apply_fixman.hpp"
+
+TEMPLATE_TEST_CASE("minv_apply_fixman never allocates after FixmanWorkspace is built", "[no_alloc][fixman]", float,
+                   double) {
+  using T = TestType;
+  for (const Model<double>& md : {robots::random_chain<double>(40, 2, {JointType::revolute, JointType::prismatic}),
+                                  robots::arm7<double>(), robots::puma560<double>()}) {
+    const Model<T> model = md.cast<T>();
+    FixmanWorkspace<T> ws(model);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> q = random_configuration(model, 3);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> b = Eigen::Matrix<T, Eigen::Dynamic, 1>::LinSpaced(model.nv(), T(-1), T(1));
+    for (int call = 0; call < 2; ++call) {
+      INFO((call == 0 ? "first call" : "steady state"));
+      CHECK(allocations_in([&] { (void)minv_apply_fixman(model, ws, q, b); }) == 0);
+      CHECK(ws.status.ok());
+    }
+  }
+}

@@ -112,7 +112,13 @@ inline RigidInertia<Scalar> shift_origin(const Scalar& m, const Vector3<Scalar>&
                                          const Vector3<Scalar>& d) noexcept {
   const Vector3<Scalar> md = m * d;
   const Vector3<Scalar> k = h - Scalar(0.5) * md;
-  const Symmetric3<Scalar> Ishift = (I + Symmetric3<Scalar>::outer_sum(k, d)).plus_diagonal(Scalar(-2) * k.dot(d));
+  // entry by entry, in scalars: Symmetric3's whole-vector arithmetic would reload these six entries as
+  // SIMD packets straight after writing them one by one (a store-forwarding stall on x86)
+  const Scalar kd2 = Scalar(2) * k.dot(d);
+  const Symmetric3<Scalar> Ishift = Symmetric3<Scalar>::from_entries(
+      I.data(0) + Scalar(2) * k(0) * d(0) - kd2, I.data(1) + k(1) * d(0) + d(1) * k(0),
+      I.data(2) + Scalar(2) * k(1) * d(1) - kd2, I.data(3) + k(2) * d(0) + d(2) * k(0),
+      I.data(4) + k(2) * d(1) + d(2) * k(1), I.data(5) + Scalar(2) * k(2) * d(2) - kd2);
   return RigidInertia<Scalar>{m, h - md, Ishift};
 }
 

@@ -51,9 +51,19 @@ void ltdl_inverse_rows(Out& X, int n, const Pivot& pivot, const ForEachAncestor&
   for (int i = 0; i < n; ++i) {                                                 // I1
     auto x_i = X.col(i).head(i);                                                // X_{0..i−1, i}
     x_i.setZero();                                                              // I2
-    for_each_ancestor(i, [&](int k, const Scalar& L_ik) {                       // I3
-      x_i.noalias() -= L_ik * X.col(k).head(i);
+    // I3, four ancestors per pass over x_i (x_i is read and written once per four columns k)
+    int k4[4];
+    Scalar L4[4];
+    int pending = 0;
+    for_each_ancestor(i, [&](int k, const Scalar& L_ik) {
+      k4[pending] = k;
+      L4[pending++] = L_ik;
+      if (pending < 4) return;
+      x_i.noalias() -= L4[0] * X.col(k4[0]).head(i) + L4[1] * X.col(k4[1]).head(i) +
+                       L4[2] * X.col(k4[2]).head(i) + L4[3] * X.col(k4[3]).head(i);
+      pending = 0;
     });
+    for (int m = 0; m < pending; ++m) x_i.noalias() -= L4[m] * X.col(k4[m]).head(i);
     Scalar x_ii = Scalar(1) / pivot(i);                                         // I4
     for_each_ancestor(i, [&](int k, const Scalar& L_ik) { x_ii -= L_ik * X(k, i); });
     X(i, i) = x_ii;

@@ -66,6 +66,15 @@ void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
   }
 }
 
+/// A6's pivot D_i = S_iᵀ U_i into data.D[i] (U_i from aba_joint_terms). Shared with minverse_aba.hpp.
+template <class Scalar, int N>
+void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i);
+  if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
+  else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
+}
+
 /// Factors the pivot data.D[i] and forms U_i D_i⁻¹ and D_i⁻¹ u_i. False if D_i is not positive definite.
 template <class Scalar, int N>
 bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
@@ -145,10 +154,7 @@ const VectorN<Scalar, N>& aba_impl(const Model<Scalar, N>& model, Data<Scalar, N
   aba_outward_pass(model, data, q, qd, f_ext);                                    // A1–A4
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                // A5
     aba_joint_terms(model, data, tau, i);                                         // A6
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
-    const int vi = model.v_offset(i);
-    if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
-    else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
+    aba_form_pivot(model, data, i);
     if (!aba_solve_pivot(model, data, i)) return aba_fail(data, i);
     if (model.parent(i) != no_parent) aba_project_to_parent(model, data, i);      // A7–A9
   }

@@ -1,0 +1,106 @@
+// H⁻¹ and H⁻¹τ by the LTDL and ABA routes (issue 5 part A), on chains of n = 6 … 1000 revolute links
+// (chains.hpp) and humanoid30, float and double. Names Kernel/model/scalar:
+//   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
+//   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)
+//   MinverseABA              minverse_aba: the O(n²) ABA-based inverse (full symmetric H⁻¹)
+//   LTDLSolve                H⁻¹τ from q: CRBA + packed LTDL + ltdl_solve_packed
+//   ABA                      H⁻¹τ from q by the ABA, q̇ = 0 on a zero-gravity copy of the model
+//   DenseLLTSolve            H⁻¹τ from q: CRBA + Eigen::LLT compute() on a preallocated object + solve
+// Every input (q, τ, Data, the LLT object) is built outside the timed loop.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include <Eigen/Cholesky>
+
+#include "minverse/chains.hpp"
+#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/minverse_aba.hpp"
+#include "treedyn/algorithms/minverse_ltdl.hpp"
+#include "treedyn/kernels/ltdl.hpp"
+#include "treedyn/kernels/ltdl_inverse.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
+#include "treedyn/model/configuration.hpp"
+
+namespace {
+
+using treedyn::Data;
+using treedyn::Model;
+
+/// The model with gravity off, so that ABA(q, 0, τ) = H⁻¹τ.
+template <class S>
+Model<S> zero_gravity(const Model<S>& m) {
+  treedyn::ModelBuilder<S> b;
+  b.set_gravity(treedyn::Vector3<S>::Zero());
+  for (int i = 0; i < m.nbodies(); ++i) b.add_body(m.parent(i), m.joint(i), m.tree_transform(i), m.inertia(i));
+  return b.build();
+}
+
+template <class S>
+void register_model(const std::string& name, const Model<S>& model_with_gravity, const std::string& scalar) {
+  using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+  using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+  const Model<S> model = zero_gravity(model_with_gravity);
+  const VecX q = treedyn::random_configuration(model, 42);
+  const VecX tau = VecX::LinSpaced(model.nv(), S(-1), S(1));
+  const std::string suffix = "/" + name + "/" + scalar;
+  // body(model, data, x, dense) runs one call; x is a preallocated n-vector, dense a preallocated n×n.
+  auto add = [&](const std::string& kernel, auto body) {
+    benchmark::RegisterBenchmark((kernel + suffix).c_str(), [model, q, tau, body](benchmark::State& st) {
+      Data<S> data(model);
+      VecX x = tau;
+      MatX dense = MatX::Zero(model.nv(), model.nv());
+      auto llt = std::make_shared<Eigen::LLT<MatX>>(model.nv());
+      for (auto _ : st) {
+        body(model, data, q, tau, x, dense, *llt);
+        benchmark::ClobberMemory();
+      }
+    });
+  };
+  add("MinverseLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX&, auto&) {
+    benchmark::DoNotOptimize(treedyn::minverse_ltdl(m, d, q_).data());
+  });
+  add("MinverseLTDLDenseFactor", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX& A, auto&) {
+    A = treedyn::crba(m, d, q_);
+    benchmark::DoNotOptimize(treedyn::ltdl(A, m.dof_parents()).ok());
+    treedyn::ltdl_inverse(A, m.dof_parents(), d.Minv);
+    benchmark::DoNotOptimize(d.Minv.data());
+  });
+  add("MinverseABA", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX&, auto&) {
+    benchmark::DoNotOptimize(treedyn::minverse_aba(m, d, q_).data());
+  });
+  add("LTDLSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+    treedyn::crba(m, d, q_);
+    m.h_pattern().pack(d.H, d.H_factor);
+    benchmark::DoNotOptimize(treedyn::ltdl_packed(d.H_factor, m.h_pattern()).ok());
+    x = t;
+    treedyn::ltdl_solve_packed(d.H_factor, m.h_pattern(), x);
+    benchmark::DoNotOptimize(x.data());
+  });
+  add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+    x.setZero();  // q̇ = 0
+    benchmark::DoNotOptimize(treedyn::aba(m, d, q_, x, t).data());
+  });
+  add("DenseLLTSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto& llt) {
+    llt.compute(treedyn::crba(m, d, q_));
+    x = t;
+    llt.solveInPlace(x);
+    benchmark::DoNotOptimize(x.data());
+  });
+}
+
+const int registered = [] {
+  for (int n : minverse_bench::chain_lengths()) {
+    const auto c = minverse_bench::chain<double>(n);
+    register_model<double>(c.first, c.second, "double");
+    register_model<float>(c.first, c.second.cast<float>(), "float");
+  }
+  const Model<double> humanoid = treedyn::robots::humanoid30<double>();
+  register_model<double>("humanoid30", humanoid, "double");
+  register_model<float>("humanoid30", humanoid.cast<float>(), "float");
+  return 0;
+}();
+
+}  // namespace

@@ -9,5 +9,6 @@
 #include "treedyn/algorithms/minv_apply_fixman.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/minverse_ltdl.hpp"
+#include "treedyn/algorithms/minverse_schur.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea.hpp"

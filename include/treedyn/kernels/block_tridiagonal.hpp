@@ -44,14 +44,22 @@
 #include "treedyn/kernels/factor_status.hpp"
 
 namespace treedyn {
+namespace detail {
+
+/// One block of a block-structured matrix, n×m with n, m ≤ MaxBlock, stored inline (no heap).
+template <class Scalar, int MaxBlock>
+using InlineBlock = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, MaxBlock, MaxBlock>;
+/// A block-sized column, for per-block scratch.
+template <class Scalar, int MaxBlock>
+using InlineBlockVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, MaxBlock, 1>;
+
+}  // namespace detail
 
 template <class Scalar, int MaxBlock = 6>
 class BlockTridiagonal {
  public:
-  /// One block, n×m with n, m ≤ MaxBlock, stored inline (no heap).
-  using Block = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, MaxBlock, MaxBlock>;
-  /// A block-sized column, for per-block scratch.
-  using BlockVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, MaxBlock, 1>;
+  using Block = detail::InlineBlock<Scalar, MaxBlock>;
+  using BlockVector = detail::InlineBlockVector<Scalar, MaxBlock>;
 
   BlockTridiagonal() = default;
 

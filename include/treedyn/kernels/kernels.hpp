@@ -7,4 +7,5 @@
 #include "treedyn/kernels/ltdl_inverse.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/kernels/ltl.hpp"
+#include "treedyn/kernels/sibling_block_ldlt.hpp"
 #include "treedyn/kernels/tree_products.hpp"

@@ -288,6 +288,24 @@ void require_minverse_ltdl_aba_allocation_free(const Model<T, N>& model, Data<T,
     CHECK(allocations_in([&] { ltdl_inverse(dense_factor, model.dof_parents(), inverse); }) == 0);
     CHECK(allocations_in([&] { ltdl_inverse_packed(data.H_factor, model.h_pattern(), inverse); }) == 0);
     CHECK(allocations_in([&] { ltdl_inverse(dense_factor, model.dof_parents(), inverse.block(0, 0, model.nv(), model.nv())); }) == 0);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("minverse_ltdl, minverse_aba and ltdl_inverse never allocate", "[no_alloc][minverse]", float, double) {
+  using T = TestType;
+  for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
+                                  robots::random_chain<double>(40, 1)}) {
+    const Model<T> model = md.cast<T>();
+    Data<T> data(model);
+    require_minverse_ltdl_aba_allocation_free(model, data);
+  }
+  const Model<T, 30> fixed = robots::humanoid30<double>().cast<T, 30>();
+  Data<T, 30> data(fixed);
+  require_minverse_ltdl_aba_allocation_free(fixed, data);
+}
+// ---- end of issue 5 part A -----------------------------------------------------------------------------
 
 // ---- Issue 5, part B (Fijany's Schur-complement M⁻¹): block-tridiagonal kernels, the leaves-first tree
 // kernel, schur_operators, minverse_schur and minv_apply_schur, with every workspace built before the
@@ -343,20 +361,6 @@ void require_schur_allocation_free(const Model<T>& model) {
 }
 
 }  // namespace
-
-TEMPLATE_TEST_CASE("minverse_ltdl, minverse_aba and ltdl_inverse never allocate", "[no_alloc][minverse]", float, double) {
-  using T = TestType;
-  for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
-                                  robots::random_chain<double>(40, 1)}) {
-    const Model<T> model = md.cast<T>();
-    Data<T> data(model);
-    require_minverse_ltdl_aba_allocation_free(model, data);
-  }
-  const Model<T, 30> fixed = robots::humanoid30<double>().cast<T, 30>();
-  Data<T, 30> data(fixed);
-  require_minverse_ltdl_aba_allocation_free(fixed, data);
-}
-// ---- end of issue 5 part A -----------------------------------------------------------------------------
 
 TEMPLATE_TEST_CASE("Schur-complement M⁻¹ and its block kernels never allocate", "[no_alloc][minverse][schur]", float,
                    double) {

@@ -31,19 +31,21 @@ using JointList = std::initializer_list<JointType>;
 template <class T>
 std::vector<RobotCase<T>> schur_cases(int random_trees = 50) {
   std::vector<RobotCase<T>> cases = robot_cases<T>(random_trees);
-  const std::vector<std::pair<std::string, JointList>> lists = {
-      {"revolute", {JointType::revolute}},
-      {"prismatic", {JointType::prismatic}},
-      {"helical", {JointType::helical}},
-      {"1-dof", {JointType::revolute, JointType::prismatic, JointType::helical}},
-      {"spherical+planar", {JointType::spherical, JointType::planar}},
-      {"all", {JointType::revolute, JointType::prismatic, JointType::helical, JointType::spherical,
-               JointType::planar, JointType::free_flyer}},
-      {"free_flyer", {JointType::free_flyer}}};
-  for (const auto& [name, list] : lists)
+  // random_chain takes an initializer_list, whose array lives only as long as the call's full-expression:
+  // pass each list straight into add().
+  const auto add = [&cases](const std::string& name, JointList list) {
     for (const int n : {1, 2, 7, 20})
       cases.push_back({"random_chain(" + std::to_string(n) + ", " + name + ")",
                        robots::random_chain<double>(n, 900u + static_cast<unsigned>(n), list).template cast<T>()});
+  };
+  add("revolute", {JointType::revolute});
+  add("prismatic", {JointType::prismatic});
+  add("helical", {JointType::helical});
+  add("1-dof", {JointType::revolute, JointType::prismatic, JointType::helical});
+  add("spherical+planar", {JointType::spherical, JointType::planar});
+  add("all", {JointType::revolute, JointType::prismatic, JointType::helical, JointType::spherical, JointType::planar,
+              JointType::free_flyer});
+  add("free_flyer", {JointType::free_flyer});
   return cases;
 }
 
@@ -158,9 +160,12 @@ TEMPLATE_TEST_CASE("a chain's 𝒜: block LDLᵀ, block cyclic reduction and the
                    "[minverse][schur][block_tridiagonal]", float, double) {
   using T = TestType;
   for (const int n : {1, 2, 3, 9, 30, 100}) {
-    for (const JointList list : {JointList{JointType::revolute},
-                                 JointList{JointType::spherical, JointType::planar, JointType::helical}}) {
-      const Model<T> model = robots::random_chain<double>(n, 77u + static_cast<unsigned>(n), list).template cast<T>();
+    for (const bool mixed : {false, true}) {
+      const Model<T> model =
+          (mixed ? robots::random_chain<double>(n, 77u + static_cast<unsigned>(n),
+                                                {JointType::spherical, JointType::planar, JointType::helical})
+                 : robots::random_chain<double>(n, 77u + static_cast<unsigned>(n), {JointType::revolute}))
+              .template cast<T>();
       INFO("n = " << n);
       Data<T> data(model);
       SchurWorkspace<T> ws(model);

@@ -41,7 +41,7 @@ void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
   joint_transforms(model, data, q);                                               // A3
   for (int i = 0; i < model.nbodies(); ++i) {
-    const Motion<Scalar> vJ = body_velocity(model, data, qd, i);                  // A3 (rnea.hpp R4–R5)
+    const Motion<Scalar> vJ = body_velocity(model, data, qd, i).vJ.motion();      // A3 (rnea.hpp R4–R5)
     data.c[i] = cross_motion(data.v[i], vJ);
     const RigidInertia<Scalar>& I = model.inertia(i);                             // A4
     data.IA[i] = ArticulatedInertia<Scalar>::from(I);

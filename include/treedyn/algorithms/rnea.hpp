@@ -38,17 +38,50 @@ struct NoExternalForces {
   Force<Scalar> operator[](int) const noexcept { return Force<Scalar>::Zero(); }
 };
 
-/// R4–R5 for body i (data.Xup[i] already set): data.v[i] = X_i v_λ(i) + S_i q̇_i. Returns vJ = S_i q̇_i.
-/// Used by the outward pass of the articulated-body methods (RNEA works in 3-vector halves, see rnea_into).
+/// A motion vector held as its two 3-vector halves (angular ω, linear v), kept in registers; see the
+/// implementation note at the top for why the outward passes avoid whole 6-vector arithmetic.
+template <class Scalar>
+struct MotionHalves {
+  Vector3<Scalar> w, v;
+  [[nodiscard]] Motion<Scalar> motion() const noexcept {
+    Motion<Scalar> m;
+    m << w, v;
+    return m;
+  }
+};
+
+/// S_i x_i for body i's n_i entries of x starting at vi, as halves (1-DoF: a scaled axis).
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(const MotionSubspace<Scalar>& S, const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  if (S.cols() == 1) return {S.col(0).template head<3>() * x(vi), S.col(0).template tail<3>() * x(vi)};
+  const Motion<Scalar> m = S * x.segment(vi, S.cols());
+  return {m.template head<3>(), m.template tail<3>()};
+}
+
+/// Body velocity and joint velocity of one body, as halves.
+template <class Scalar>
+struct BodyVelocity {
+  MotionHalves<Scalar> v;   ///< v_i
+  MotionHalves<Scalar> vJ;  ///< S_i q̇_i
+};
+
+/// R4–R5 for body i (data.Xup[i] already set): data.v[i] = X_i v_λ(i) + S_i q̇_i, written half by half.
+/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of RNEA and the articulated-body methods.
 template <class Scalar, int N, class Dv>
-Motion<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dv>& qd,
-                             int i) noexcept {
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
-  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
-  const Motion<Scalar> vJ = (ni == 1) ? Motion<Scalar>(S.col(0) * qd(vi))     // R4 (1-DoF: a scaled axis)
-                                      : Motion<Scalar>(S * qd.segment(vi, ni));
-  data.v[i] = (p == no_parent) ? vJ : Motion<Scalar>(data.Xup[i].apply_motion(data.v[p]) + vJ);  // R5
-  return vJ;
+EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                       const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
+  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspace(i), qd, model.v_offset(i));  // R4
+  Vector3<Scalar> w = vJ.w, vl = vJ.v;
+  const int p = model.parent(i);
+  if (p != no_parent) {                                                          // R5: + X_i v_λ(i)
+    const Transform<Scalar>& X = data.Xup[i];
+    const Vector3<Scalar> wp = data.v[p].template head<3>(), vp = data.v[p].template tail<3>();
+    w.noalias() += X.E * wp;
+    vl.noalias() += X.E * (vp - X.r.cross(wp));
+  }
+  data.v[i].template head<3>() = w;
+  data.v[i].template tail<3>() = vl;
+  return {{w, vl}, vJ};
 }
 
 template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
@@ -59,47 +92,31 @@ void rnea_into(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen
   const V3 a0w = V3::Zero(), a0v = -model.gravity();                             // R1
   detail::joint_transforms(model, data, q);                                      // R2, R3
   for (int i = 0; i < model.nbodies(); ++i) {
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
-    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
+    const int p = model.parent(i);
     const Transform<Scalar>& X = data.Xup[i];
-    V3 jw, jv;                                                                   // R4: vJ = S q̇
-    if (ni == 1) {
-      jw = S.col(0).template head<3>() * qd(vi);
-      jv = S.col(0).template tail<3>() * qd(vi);
-    } else {
-      const Motion<Scalar> vJ = S * qd.segment(vi, ni);
-      jw = vJ.template head<3>();
-      jv = vJ.template tail<3>();
-    }
-    V3 w = jw, vl = jv, aw, al;
+    const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i);            // R4, R5
+    const V3& w = bv.v.w;
+    const V3& vl = bv.v.v;
+    const MotionHalves<Scalar>& vJ = bv.vJ;
+    V3 aw, al;                                                                    // R6: X_i a_λ(i)
     if (p == no_parent) {
-      aw = X.E * a0w;
-      al = X.E * (a0v - X.r.cross(a0w));
+      aw.noalias() = X.E * a0w;
+      al.noalias() = X.E * (a0v - X.r.cross(a0w));
     } else {
-      const V3 wp = data.v[p].template head<3>(), vp = data.v[p].template tail<3>();
-      w.noalias() += X.E * wp;                                                   // R5
-      vl.noalias() += X.E * (vp - X.r.cross(wp));
       const V3 awp = data.a[p].template head<3>(), alp = data.a[p].template tail<3>();
-      aw.noalias() = X.E * awp;                                                  // R6
+      aw.noalias() = X.E * awp;
       al.noalias() = X.E * (alp - X.r.cross(awp));
     }
-    aw += w.cross(jw);
-    al += w.cross(jv) + vl.cross(jw);
-    if (qdd != nullptr) {
-      if (ni == 1) {
-        aw += S.col(0).template head<3>() * (*qdd)(vi);
-        al += S.col(0).template tail<3>() * (*qdd)(vi);
-      } else {
-        const Motion<Scalar> sa = S * qdd->segment(vi, ni);
-        aw += sa.template head<3>();
-        al += sa.template tail<3>();
-      }
+    aw += w.cross(vJ.w);                                                          //     + v_i × vJ
+    al += w.cross(vJ.v) + vl.cross(vJ.w);
+    if (qdd != nullptr) {                                                         //     + S_i q̈_i
+      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspace(i), *qdd, model.v_offset(i));
+      aw += sa.w;
+      al += sa.v;
     }
     const RigidInertia<Scalar>& I = model.inertia(i);                            // R7
     const V3 hw = I.I * w + I.h.cross(vl), hv = I.m * vl - I.h.cross(w);
     const Force<Scalar> fe = f_ext[i];
-    data.v[i].template head<3>() = w;
-    data.v[i].template tail<3>() = vl;
     data.a[i].template head<3>() = aw;
     data.a[i].template tail<3>() = al;
     data.f[i].template head<3>() = I.I * aw + I.h.cross(al) + w.cross(hw) + vl.cross(hv) - fe.template head<3>();

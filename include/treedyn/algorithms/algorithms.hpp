@@ -11,4 +11,5 @@
 #include "treedyn/algorithms/minverse_ltdl.hpp"
 #include "treedyn/algorithms/minverse_schur.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
+#include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/algorithms/rnea.hpp"

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -234,8 +235,6 @@ class ModelBuilder {
                                   std::to_string(index) + ")");
     for (const Body& b : bodies_)
       if (b.name == name) throw std::invalid_argument(who + "duplicate name");
-    for (const Body& b : bodies_)
-      if (effective_joint_name(b) == name) throw std::invalid_argument(who + "its name is another body's joint name");
     Body body{parent, joint, X_tree, inertia, std::move(name), {}, {}, Transform<Scalar>::identity()};
     validate_joint(body.joint, who);
     validate_transform(X_tree, who);
@@ -245,13 +244,10 @@ class ModelBuilder {
   }
 
   /// Names the joint of body `body` (default: the body's name). Throws std::invalid_argument for an
-  /// unknown body, an empty name or one another joint already has.
+  /// unknown body or an empty name; build() rejects two joints with one name.
   void set_joint_name(int body, std::string joint_name) {
     const std::string who = who_is(body, "set_joint_name");
     if (joint_name.empty()) throw std::invalid_argument(who + "empty joint name");
-    for (std::size_t b = 0; b < bodies_.size(); ++b)
-      if (static_cast<int>(b) != body && effective_joint_name(bodies_[b]) == joint_name)
-        throw std::invalid_argument(who + "duplicate joint name '" + joint_name + "'");
     bodies_[static_cast<std::size_t>(body)].joint_name = std::move(joint_name);
   }
 
@@ -294,6 +290,15 @@ class ModelBuilder {
       if (total != N)
         throw std::invalid_argument("treedyn::ModelBuilder::build<" + std::to_string(N) + ">: the model has " +
                                     std::to_string(total) + " degrees of freedom");
+    }
+    {  // joint names are unique (body names are checked by add_body)
+      std::map<std::string, std::size_t> joint_owner;
+      for (std::size_t b = 0; b < bodies_.size(); ++b) {
+        const auto inserted = joint_owner.emplace(effective_joint_name(bodies_[b]), b);
+        if (!inserted.second)
+          throw std::invalid_argument("treedyn::ModelBuilder: bodies '" + bodies_[inserted.first->second].name + "' and '" +
+                                      bodies_[b].name + "' have joints with one name, '" + inserted.first->first + "'");
+      }
     }
     Model<Scalar, N> model;
     model.gravity_ = gravity_;

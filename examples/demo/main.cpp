@@ -912,7 +912,7 @@ bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& c
   treedyn::urdf::Options options;
   options.floating_base = floating_base;
   std::array<Robot, 1> robot{{{path.c_str(), floating_base ? "URDF, free-flying root link" : "URDF, root link fixed",
-                               treedyn::urdf::build_model(path, options)}}};
+                               treedyn::urdf::build_model<double>(path, options)}}};
   const ParentArray mu(robot[0].model.dof_parents().begin(), robot[0].model.dof_parents().end());
   const std::vector<int> d = treedyn::depths(mu);
   const treedyn::CostMetrics cost = treedyn::cost_metrics(mu);

@@ -17,7 +17,7 @@
 using Catch::Matchers::Contains;
 using namespace urdf_test;
 using treedyn::Model;
-using treedyn::urdf::build_model;
+using treedyn::urdf::build_model;  // build_model<float>, build_model<long double>; urdf_test::build_model is <double>
 using treedyn::urdf::Options;
 using V3 = treedyn::Vector3<double>;
 using M3 = treedyn::Matrix3<double>;

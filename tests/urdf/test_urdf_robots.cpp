@@ -17,7 +17,6 @@
 
 using namespace urdf_test;
 using treedyn::Model;
-using treedyn::urdf::build_model;
 using V3 = treedyn::Vector3<double>;
 
 namespace {

@@ -32,6 +32,11 @@ inline std::string joint(const std::string& name, const std::string& type, const
          extra + "</joint>\n";
 }
 
+/// build_model<double>, the Scalar the tests use most.
+inline treedyn::Model<double> build_model(const std::string& path_or_xml, const treedyn::urdf::Options& options = {}) {
+  return treedyn::urdf::build_model<double>(path_or_xml, options);
+}
+
 inline double max_abs(const Eigen::MatrixXd& A) { return A.size() ? A.cwiseAbs().maxCoeff() : 0.0; }
 
 }  // namespace urdf_test

@@ -16,7 +16,7 @@
 //   in the plane normal to <axis>: see P4). options.floating_base puts a free flyer between the world and
 //   the root link; otherwise the root link is fixed to the world. <limit> lower / upper / velocity /
 //   effort are kept as model.limits(i) (continuous: no position limits). Gravity (0, 0, −9.81).
-//   Numbers are read as double by urdfdom, then rounded once to Scalar.
+//   Numbers are read in binary64 by urdfdom, then rounded once to Scalar (no default Scalar: say which).
 //   Errors: std::invalid_argument whose message starts "treedyn::urdf: <file or "<string>">: " and names
 //   the element (link / joint) and the reason: missing file, malformed XML, no <robot>, a joint whose
 //   parent or child link does not exist, a duplicate name, a link that is the child of two joints or any
@@ -390,19 +390,19 @@ Model<Scalar> build(const std::string& xml, const Options& options, const std::s
 }  // namespace detail
 
 /// A Model from URDF text; errors name "<string>" as the file.
-template <class Scalar = double>
+template <class Scalar>
 [[nodiscard]] Model<Scalar> build_model_from_string(const std::string& xml, const Options& options = {}) {
   return detail::build<Scalar>(xml, options, "<string>");
 }
 
 /// A Model from a URDF file; errors name the path.
-template <class Scalar = double>
+template <class Scalar>
 [[nodiscard]] Model<Scalar> build_model_from_file(const std::string& path, const Options& options = {}) {
   return detail::build<Scalar>(detail::read_file(path), options, path);
 }
 
 /// A Model from URDF text (first non-blank character '<') or from the file at that path.
-template <class Scalar = double>
+template <class Scalar>
 [[nodiscard]] Model<Scalar> build_model(const std::string& path_or_xml, const Options& options = {}) {
   const std::size_t first = path_or_xml.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && path_or_xml[first] == '<') return build_model_from_string<Scalar>(path_or_xml, options);

@@ -31,7 +31,7 @@ int main() {
   }
 #ifdef TREEDYN_CONSUMER_URDF
   {  // the urdf component: a two-link URDF string, one revolute joint
-    const treedyn::Model<double> robot = treedyn::urdf::build_model(
+    const treedyn::Model<double> robot = treedyn::urdf::build_model<double>(
         "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial><mass value=\"1\"/>"
         "<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"/></inertial></link>"
         "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>");

@@ -41,6 +41,9 @@
 #include <treedyn/model/data.hpp>
 #include <treedyn/model/robots/robots.hpp>
 #include <treedyn/topology/topology.hpp>
+#ifdef TREEDYN_DEMO_URDF
+#include <treedyn/urdf/build_model.hpp>
+#endif
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -787,17 +790,24 @@ struct Robot {
 
 // Checks and times both robots in scalar type S (stored in runs[slot]). All six timed calls are
 // interleaved, so the chain / humanoid time ratios compare measurements taken side by side.
-template <class S>
-void run_dynamics_scalar(std::array<Robot, 2>& robots, std::size_t slot, const TimingConfig& cfg) {
+template <class S, std::size_t R>
+void run_dynamics_scalar(std::array<Robot, R>& robots, std::size_t slot, const TimingConfig& cfg) {
+  static_assert(R == 1 || R == 2, "one robot (a URDF file) or the pair humanoid30 / chain30");
   Fixture<S> first(robots[0].model, robots[0].state);
-  Fixture<S> second(robots[1].model, robots[1].state);
   robots[0].runs[slot] = check_dynamics(first, robots[0].pattern);
-  robots[1].runs[slot] = check_dynamics(second, robots[1].pattern);
-  auto calls = std::tuple_cat(timed_calls(first), timed_calls(second));
-  const auto ns = std::apply([&cfg](auto&... call) { return median_ns(cfg, call...); }, calls);
-  for (std::size_t k = 0; k < kAlgorithmCount; ++k) {
-    robots[0].runs[slot].ns[k] = ns[k];
-    robots[1].runs[slot].ns[k] = ns[kAlgorithmCount + k];
+  if constexpr (R == 2) {
+    Fixture<S> second(robots[1].model, robots[1].state);
+    robots[1].runs[slot] = check_dynamics(second, robots[1].pattern);
+    auto calls = std::tuple_cat(timed_calls(first), timed_calls(second));
+    const auto ns = std::apply([&cfg](auto&... call) { return median_ns(cfg, call...); }, calls);
+    for (std::size_t k = 0; k < kAlgorithmCount; ++k) {
+      robots[0].runs[slot].ns[k] = ns[k];
+      robots[1].runs[slot].ns[k] = ns[kAlgorithmCount + k];
+    }
+  } else {
+    auto calls = timed_calls(first);
+    const auto ns = std::apply([&cfg](auto&... call) { return median_ns(cfg, call...); }, calls);
+    for (std::size_t k = 0; k < kAlgorithmCount; ++k) robots[0].runs[slot].ns[k] = ns[k];
   }
 }
 
@@ -895,6 +905,28 @@ bool run_dynamics(const TimingConfig& cfg, bool quick) {
   });
 }
 
+#ifdef TREEDYN_DEMO_URDF
+// A robot from a URDF file (issue 7): its topology numbers, then the same checks, sparsity pattern and
+// timings as the built-in robots of part 2 (run_dynamics_scalar on the robot alone).
+bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg) {
+  treedyn::urdf::Options options;
+  options.floating_base = floating_base;
+  std::array<Robot, 1> robot{{{path.c_str(), floating_base ? "URDF, free-flying root link" : "URDF, root link fixed",
+                               treedyn::urdf::build_model<double>(path, options)}}};
+  const ParentArray mu(robot[0].model.dof_parents().begin(), robot[0].model.dof_parents().end());
+  const std::vector<int> d = treedyn::depths(mu);
+  const treedyn::CostMetrics cost = treedyn::cost_metrics(mu);
+  std::printf("URDF robot %s: %d bodies, n = %d DoFs, depth %d, D0 = %lld, D1 = %lld, D2 = %lld\n\n", path.c_str(),
+              robot[0].model.nbodies(), cost.n, d.empty() ? 0 : *std::max_element(d.begin(), d.end()), cost.D0, cost.D1,
+              cost.D2);
+  if (cost.n == 0) return true;
+  run_dynamics_scalar<float>(robot, 0, cfg);
+  run_dynamics_scalar<double>(robot, 1, cfg);
+  print_robot(robot[0]);
+  return std::all_of(robot[0].runs.begin(), robot[0].runs.end(), [](const DynamicsRun& r) { return r.ok(); });
+}
+#endif
+
 int run(const TimingConfig& cfg, bool quick) {
   std::printf("treedyn demo: branch-induced sparsity of H in kinematic trees (seed 000)\n\n");
   const bool factorization_ok = run_factorization(cfg, quick);
@@ -913,11 +945,33 @@ int run(const TimingConfig& cfg, bool quick) {
 
 }  // namespace
 
+#ifdef TREEDYN_DEMO_URDF
+constexpr const char* kUrdfUsage[2] = {
+    " [--floating-base] [robot.urdf]",
+    "  robot.urdf       run every algorithm on this robot instead of the built-in ones (n, depth,\n"
+    "                   D0/D1/D2, the sparsity pattern of H, residuals and timings)\n"
+    "  --floating-base  put a free flyer under the URDF's root link\n"};
+#else
+constexpr const char* kUrdfUsage[2] = {"", ""};
+#endif
+
 int main(int argc, char** argv) {
   TimingConfig cfg;
   bool quick = false;
+  std::string urdf_path;       // URDF import (issue 7): an optional robot file
+  bool floating_base = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+#ifdef TREEDYN_DEMO_URDF
+    if (arg == "--floating-base") {
+      floating_base = true;
+      continue;
+    }
+    if (!arg.empty() && arg[0] != '-' && urdf_path.empty()) {
+      urdf_path = arg;
+      continue;
+    }
+#endif
     if (arg == "--quick") {
       quick = true;
       cfg.batch_seconds = 0.0005;
@@ -925,15 +979,19 @@ int main(int argc, char** argv) {
     } else {
       const bool help = (arg == "--help" || arg == "-h");
       std::fprintf(help ? stdout : stderr,
-                   "usage: %s [--quick]\n"
+                   "usage: %s [--quick]%s\n"
                    "  --quick  short timing batches (CI smoke run); the exit status is non-zero if a\n"
                    "           factorization fails, a residual exceeds its bound or a branch-induced\n"
-                   "           zero of H is violated.\n",
-                   argv[0]);
+                   "           zero of H is violated.\n%s",
+                   argv[0], kUrdfUsage[0], kUrdfUsage[1]);
       return help ? 0 : 2;
     }
   }
   try {
+#ifdef TREEDYN_DEMO_URDF
+    if (!urdf_path.empty()) return run_urdf(urdf_path, floating_base, cfg) ? 0 : 1;
+#endif
+    (void)floating_base;
     return run(cfg, quick);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "demo: %s\n", e.what());

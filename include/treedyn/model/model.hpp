@@ -15,11 +15,15 @@
 // duplicate name. Massless bodies are legal (URDF chains use them); a singular H is then reported by
 // the factorization status. Bodies on fixed joints are merged into their parent's inertia by build(),
 // so they cost nothing at run time; each stays reachable as a named frame (frame(name)).
+// Metadata (read by no algorithm): each moving body's joint has a name (joint_name(i), joint_index(name);
+// by default the body's name) and position / velocity / effort limits (limits(i); unbounded by default),
+// set with ModelBuilder::set_joint_name / set_joint_limits and kept through merging and cast<>().
 // Building allocates; nothing else here does.
 #pragma once
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -46,6 +50,21 @@ struct Frame {
   std::string name;
   int body = no_parent;           ///< the moving body it is fixed on (no_parent: the base)
   Transform<Scalar> placement;    ///< ^frame X_body
+};
+
+/// Limits of a joint, read-only metadata (URDF <limit>): no algorithm reads them. Position limits apply to
+/// each of the joint's coordinates; infinite when not given.
+template <class Scalar>
+struct JointLimits {
+  Scalar lower = -std::numeric_limits<Scalar>::infinity();     ///< position lower limit (rad or m)
+  Scalar upper = std::numeric_limits<Scalar>::infinity();      ///< position upper limit
+  Scalar velocity = std::numeric_limits<Scalar>::infinity();   ///< largest |q̇|
+  Scalar effort = std::numeric_limits<Scalar>::infinity();     ///< largest |τ|
+
+  template <class NewScalar>
+  [[nodiscard]] JointLimits<NewScalar> cast() const {
+    return JointLimits<NewScalar>{NewScalar(lower), NewScalar(upper), NewScalar(velocity), NewScalar(effort)};
+  }
 };
 
 template <class Scalar, int N = Dynamic>
@@ -85,7 +104,19 @@ class Model {
       if (names_[static_cast<std::size_t>(i)] == body_name) return i;
     return -1;
   }
-  /// Named frames: every merged fixed body, plus one per moving body at its own origin.
+  /// Name of joint i, the joint that moves body i (by default the body's name).
+  [[nodiscard]] const std::string& joint_name(int i) const noexcept { return joint_names_[static_cast<std::size_t>(i)]; }
+  /// Index of the joint called `joint_name_` (= the index of the body it moves), or -1. A fixed joint was
+  /// merged away and has no index.
+  [[nodiscard]] int joint_index(const std::string& joint_name_) const noexcept {
+    for (int i = 0; i < nbodies(); ++i)
+      if (joint_names_[static_cast<std::size_t>(i)] == joint_name_) return i;
+    return -1;
+  }
+  /// Limits of joint i (metadata; unbounded unless the builder set them).
+  [[nodiscard]] const JointLimits<Scalar>& limits(int i) const noexcept { return limits_[static_cast<std::size_t>(i)]; }
+  /// Named frames: every merged fixed body, plus one per moving body at its own origin (or at the
+  /// placement given by ModelBuilder::set_frame_placement).
   [[nodiscard]] const std::vector<Frame<Scalar>>& frames() const noexcept { return frames_; }
   /// The frame called `frame_name`; throws std::invalid_argument when there is none.
   [[nodiscard]] const Frame<Scalar>& frame(const std::string& frame_name) const {
@@ -113,6 +144,8 @@ class Model {
     out.nq_ = nq_;
     out.nv_ = nv_;
     out.names_ = names_;
+    out.joint_names_ = joint_names_;
+    for (const JointLimits<Scalar>& l : limits_) out.limits_.push_back(l.template cast<NewScalar>());
     out.h_pattern_ = h_pattern_;
     out.gravity_ = gravity_.template cast<NewScalar>();
     out.joint_.assign(nbodies(), Joint<NewScalar>{});
@@ -176,6 +209,8 @@ class Model {
   int nq_ = 0;
   int nv_ = 0;
   std::vector<std::string> names_;
+  std::vector<std::string> joint_names_;
+  std::vector<JointLimits<Scalar>> limits_;
   std::vector<Frame<Scalar>> frames_;
   AncestorPattern h_pattern_;
   Vector3<Scalar> gravity_ = Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
@@ -200,12 +235,41 @@ class ModelBuilder {
                                   std::to_string(index) + ")");
     for (const Body& b : bodies_)
       if (b.name == name) throw std::invalid_argument(who + "duplicate name");
-    Body body{parent, joint, X_tree, inertia, std::move(name)};
+    Body body{parent, joint, X_tree, inertia, std::move(name), {}, {}, Transform<Scalar>::identity()};
     validate_joint(body.joint, who);
     validate_transform(X_tree, who);
     validate_inertia(inertia, who);
     bodies_.push_back(std::move(body));
     return index;
+  }
+
+  /// Names the joint of body `body` (default: the body's name). Throws std::invalid_argument for an
+  /// unknown body or an empty name; build() rejects two joints with one name.
+  void set_joint_name(int body, std::string joint_name) {
+    const std::string who = who_is(body, "set_joint_name");
+    if (joint_name.empty()) throw std::invalid_argument(who + "empty joint name");
+    bodies_[static_cast<std::size_t>(body)].joint_name = std::move(joint_name);
+  }
+
+  /// Sets the limits of body `body`'s joint (metadata). Throws std::invalid_argument naming the body when a
+  /// limit is NaN, lower > upper, or the velocity or effort limit is negative.
+  void set_joint_limits(int body, const JointLimits<Scalar>& limits) {
+    using std::isnan;
+    const std::string who = who_is(body, "set_joint_limits");
+    if (isnan(limits.lower) || isnan(limits.upper) || isnan(limits.velocity) || isnan(limits.effort))
+      throw std::invalid_argument(who + "a joint limit is NaN");
+    if (limits.lower > limits.upper) throw std::invalid_argument(who + "lower position limit above the upper one");
+    if (limits.velocity < Scalar(0) || limits.effort < Scalar(0))
+      throw std::invalid_argument(who + "negative velocity or effort limit");
+    bodies_[static_cast<std::size_t>(body)].limits = limits;
+  }
+
+  /// Places the named frame of body `body` at ^frame X_body = `placement` instead of at the body's origin
+  /// (e.g. a URDF link frame when the body frame was rotated to give a joint its canonical axis).
+  void set_frame_placement(int body, const Transform<Scalar>& placement) {
+    const std::string who = who_is(body, "set_frame_placement");
+    validate_transform(placement, who);
+    bodies_[static_cast<std::size_t>(body)].frame_placement = placement;
   }
 
   /// Gravity as a vector in base coordinates (default (0, 0, −9.81)); applied as a base acceleration −g.
@@ -227,6 +291,15 @@ class ModelBuilder {
         throw std::invalid_argument("treedyn::ModelBuilder::build<" + std::to_string(N) + ">: the model has " +
                                     std::to_string(total) + " degrees of freedom");
     }
+    {  // joint names are unique (body names are checked by add_body)
+      std::map<std::string, std::size_t> joint_owner;
+      for (std::size_t b = 0; b < bodies_.size(); ++b) {
+        const auto inserted = joint_owner.emplace(effective_joint_name(bodies_[b]), b);
+        if (!inserted.second)
+          throw std::invalid_argument("treedyn::ModelBuilder: bodies '" + bodies_[inserted.first->second].name + "' and '" +
+                                      bodies_[b].name + "' have joints with one name, '" + inserted.first->first + "'");
+      }
+    }
     Model<Scalar, N> model;
     model.gravity_ = gravity_;
     std::vector<int> target(bodies_.size(), no_parent);            // model body each builder body maps to
@@ -244,7 +317,7 @@ class ModelBuilder {
         to_target[b] = X_tree;
         if (p_target != no_parent)
           model.inertia_[p_target] += apply_transpose_inertia(X_tree, body.inertia);
-        model.frames_.push_back(Frame<Scalar>{body.name, p_target, X_tree});
+        model.frames_.push_back(Frame<Scalar>{body.name, p_target, body.frame_placement * X_tree});
         continue;
       }
       target[b] = count++;
@@ -258,7 +331,9 @@ class ModelBuilder {
       model.q_offset_.push_back(nq);
       model.v_offset_.push_back(nv);
       model.names_.push_back(body.name);
-      model.frames_.push_back(Frame<Scalar>{body.name, target[b], Transform<Scalar>::identity()});
+      model.joint_names_.push_back(effective_joint_name(body));
+      model.limits_.push_back(body.limits);
+      model.frames_.push_back(Frame<Scalar>{body.name, target[b], body.frame_placement});
       nq += body.joint.nq();
       nv += body.joint.nv();
     }
@@ -283,7 +358,22 @@ class ModelBuilder {
     Transform<Scalar> X_tree;
     RigidInertia<Scalar> inertia;
     std::string name;
+    std::string joint_name = {};                                           ///< empty: the body's name
+    JointLimits<Scalar> limits = {};
+    Transform<Scalar> frame_placement = Transform<Scalar>::identity();     ///< ^frame X_body
   };
+
+  static const std::string& effective_joint_name(const Body& b) noexcept {
+    return b.joint_name.empty() ? b.name : b.joint_name;
+  }
+
+  /// The message prefix naming body `body` for a setter; throws when there is no such body.
+  std::string who_is(int body, const char* what) const {
+    if (body < 0 || body >= size())
+      throw std::invalid_argument(std::string("treedyn::ModelBuilder::") + what + ": no body " + std::to_string(body));
+    return "treedyn::ModelBuilder: body " + std::to_string(body) + " ('" + bodies_[static_cast<std::size_t>(body)].name +
+           "'): ";
+  }
 
   static Scalar tolerance(const Scalar& scale) {
     using std::abs;

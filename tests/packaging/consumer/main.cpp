@@ -1,5 +1,8 @@
 // Factorizes a small tree-sparse SPD matrix through the public umbrella header and checks the solve.
 #include <treedyn/treedyn.hpp>
+#ifdef TREEDYN_CONSUMER_URDF
+#include <treedyn/urdf/build_model.hpp>
+#endif
 
 #include <cstdio>
 #include <vector>
@@ -26,6 +29,19 @@ int main() {
     std::printf("consumer FAILED: status row %d, error %g\n", status.row, err);
     return 1;
   }
+#ifdef TREEDYN_CONSUMER_URDF
+  {  // the urdf component: a two-link URDF string, one revolute joint
+    const treedyn::Model<double> robot = treedyn::urdf::build_model<double>(
+        "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial><mass value=\"1\"/>"
+        "<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"/></inertial></link>"
+        "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint></robot>");
+    if (robot.nv() != 1 || robot.joint_index("j") != 0) {
+      std::printf("consumer FAILED: URDF model nv %d\n", robot.nv());
+      return 1;
+    }
+    std::printf("urdf ok, ");
+  }
+#endif
   std::printf("consumer ok (treedyn %s, error %.1e)\n", TREEDYN_VERSION_STRING, err);
   return 0;
 }

@@ -1,0 +1,412 @@
+// treedyn::urdf::build_model: a treedyn Model from a URDF robot description, parsed by urdfdom.
+//
+// Reference: the URDF specification (wiki.ros.org/urdf/XML: <robot>, <link>, <inertial>, <joint>,
+// <origin>, <axis>, <limit>, <mimic>), read through urdfdom (Debian liburdfdom-dev); design: the lead's
+// notes for issue 7 and architecture.md §5 (errors). Optional component: usable only when linking the
+// CMake target treedyn::urdf (which exists only when urdfdom was found); the core stays header-only.
+//
+// Contract
+//   build_model<Scalar>(path_or_xml, options) -> Model<Scalar>. The argument is URDF text when its first
+//   non-blank character is '<', a file path otherwise (build_model_from_file / _from_string say which).
+//   Bodies are the URDF links, in the file's joint order whenever it lists parents before children
+//   (otherwise the earliest joint whose parent is placed comes next); body i's name is its link's name,
+//   its joint's name is the URDF joint's name (model.body_index, model.joint_index, model.frame).
+//   Joint types: revolute, continuous (revolute, unbounded), prismatic, about / along any axis; fixed
+//   (merged into the parent body, the link kept as a named frame); floating (free flyer); planar (motion
+//   in the plane normal to <axis>: see P4). options.floating_base puts a free flyer between the world and
+//   the root link; otherwise the root link is fixed to the world. <limit> lower / upper / velocity /
+//   effort are kept as model.limits(i) (continuous: no position limits). Gravity (0, 0, −9.81).
+//   Numbers are read in binary64 by urdfdom, then rounded once to Scalar (no default Scalar: say which).
+//   Errors: std::invalid_argument whose message starts "treedyn::urdf: <file or "<string>">: " and names
+//   the element (link / joint) and the reason: missing file, malformed XML, no <robot>, a joint whose
+//   parent or child link does not exist, a duplicate name, a link that is the child of two joints or any
+//   other kinematic loop, mimic joints, unknown joint types, non-finite numbers, a zero axis, invalid
+//   limits, and inertias the ModelBuilder rejects (negative mass, not positive semidefinite, triangle
+//   inequality). Nothing else escapes: urdfdom's own parse errors (logged through console_bridge) are
+//   captured and become the message. Not thread-safe while parsing: console_bridge's output handler is
+//   process-wide and is swapped for the duration of the urdfdom call.
+//   Cost: O(links · log links) after parsing; allocates (setup only, never in the hot algorithms).
+//
+// Steps (labels used in the code)
+//   P1  read the text: the file (or the string itself); refuse absurd nesting before any recursive parse
+//   P2  parse the XML; list the joints in document order; check names, parents, children, loops, mimic
+//   P3  let urdfdom parse the elements (poses, inertials, axes, limits), capturing its log
+//   P4  order the links (parents first, file order otherwise) and add one body per link:
+//         joint frame J: URDF <origin> (xyz, rpy) is the pose of J in the parent link frame, so
+//           ^J X_parent-link = (Rᵀ, xyz) with R = Rz(yaw) Ry(pitch) Rx(roll)    (transform_from)
+//         X_T = ^J X_parent-link · ^parent-link X_parent-body
+//         planar with axis n ≠ e_z: body frame B = J rotated by Q (Q e_z = n), so X_T ← (Qᵀ, 0) · X_T,
+//           the link frame L sits at ^L X_B = (Q, 0) on the body (its named frame), its inertia is
+//           re-expressed in B and its children are placed through ^L X_B
+//         inertia: <inertial> (m, origin (c, R_I), Ī_C in the inertial frame) → (m, c, R_I Ī_C R_Iᵀ)
+//   P5  build: fixed joints merge into their parent bodies; builder errors are re-thrown naming the file
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include "treedyn/model/joint.hpp"
+#include "treedyn/model/model.hpp"
+#include "treedyn/spatial/rigid_inertia.hpp"
+#include "treedyn/spatial/transform.hpp"
+
+namespace treedyn::urdf {
+
+/// Options of build_model.
+struct Options {
+  bool floating_base = false;  ///< a free flyer between the world and the root link (else the root is fixed)
+};
+
+namespace detail {
+
+/// Deepest element nesting accepted (P1): TinyXML parses recursively, so deeper input could exhaust the stack.
+constexpr int max_nesting = 512;
+
+/// Thrown for every rejected input; the message is complete.
+[[noreturn]] inline void fail(const std::string& source, const std::string& what) {
+  throw std::invalid_argument("treedyn::urdf: " + source + ": " + what);
+}
+
+/// Collects console_bridge messages while alive (urdfdom reports parse errors only through its log).
+class LogCapture final : public console_bridge::OutputHandler {
+ public:
+  LogCapture() : level_(console_bridge::getLogLevel()) {
+    console_bridge::useOutputHandler(this);
+    if (level_ > console_bridge::CONSOLE_BRIDGE_LOG_WARN) console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_WARN);
+  }
+  ~LogCapture() override {
+    console_bridge::restorePreviousOutputHandler();
+    console_bridge::setLogLevel(level_);
+  }
+  LogCapture(const LogCapture&) = delete;
+  LogCapture& operator=(const LogCapture&) = delete;
+
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level < console_bridge::CONSOLE_BRIDGE_LOG_ERROR) return;
+    if (!errors_.empty()) errors_ += "; ";
+    errors_ += text;
+  }
+  /// The errors logged, joined by "; " (empty when none).
+  [[nodiscard]] const std::string& errors() const noexcept { return errors_; }
+
+ private:
+  console_bridge::LogLevel level_;
+  std::string errors_;
+};
+
+/// P1: an upper bound on the element nesting depth, from one linear scan ('<x' opens, '</' and '/>' close).
+inline int nesting_bound(const std::string& xml) noexcept {
+  int depth = 0, deepest = 0;
+  for (std::size_t k = 0; k + 1 < xml.size(); ++k) {
+    if (xml[k] == '<' && xml[k + 1] != '/' && xml[k + 1] != '?' && xml[k + 1] != '!') deepest = std::max(deepest, ++depth);
+    if ((xml[k] == '<' && xml[k + 1] == '/') || (xml[k] == '/' && xml[k + 1] == '>')) depth = std::max(0, depth - 1);
+  }
+  return deepest;
+}
+
+/// One URDF joint as written in the file (P2).
+struct JointEntry {
+  std::string name, parent, child;
+};
+
+/// P2: the document's structure, checked: links, joints in document order, the root link.
+struct Structure {
+  std::vector<std::string> links;                    // document order
+  std::vector<JointEntry> joints;                    // document order
+  std::map<std::string, int> parent_joint;           // link → the joint whose child it is
+  std::map<std::string, std::vector<int>> children;  // link → joints whose parent it is (document order)
+  std::string root;
+};
+
+inline const char* attribute_or_empty(const TiXmlElement* e, const char* name) {
+  const char* a = e->Attribute(name);
+  return a ? a : "";
+}
+
+inline Structure read_structure(const std::string& xml, const std::string& source) {
+  // P1
+  if (nesting_bound(xml) > max_nesting)
+    fail(source, "malformed XML: elements nested deeper than " + std::to_string(max_nesting) + " levels");
+  // P2
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  if (doc.Error())
+    fail(source, std::string("malformed XML: ") + doc.ErrorDesc() + " (line " + std::to_string(doc.ErrorRow()) +
+                     ", column " + std::to_string(doc.ErrorCol()) + ")");
+  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  if (!robot) fail(source, "no <robot> element");
+  Structure s;
+  std::set<std::string> link_set, joint_set;
+  for (const TiXmlElement* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
+    const std::string name = attribute_or_empty(l, "name");
+    if (name.empty()) fail(source, "a <link> without a name");
+    if (!link_set.insert(name).second) fail(source, "link '" + name + "': duplicate link name");
+    s.links.push_back(name);
+  }
+  if (s.links.empty()) fail(source, "the robot has no <link>");
+  for (const TiXmlElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    JointEntry e;
+    e.name = attribute_or_empty(j, "name");
+    if (e.name.empty()) fail(source, "a <joint> without a name");
+    const std::string who = "joint '" + e.name + "': ";
+    if (!joint_set.insert(e.name).second) fail(source, who + "duplicate joint name");
+    const TiXmlElement* parent = j->FirstChildElement("parent");
+    const TiXmlElement* child = j->FirstChildElement("child");
+    if (!parent || !child) fail(source, who + "missing <parent> or <child>");
+    e.parent = attribute_or_empty(parent, "link");
+    e.child = attribute_or_empty(child, "link");
+    if (!link_set.count(e.parent)) fail(source, who + "parent link '" + e.parent + "' does not exist");
+    if (!link_set.count(e.child)) fail(source, who + "child link '" + e.child + "' does not exist");
+    if (j->FirstChildElement("mimic"))
+      fail(source, who + "mimic joints are not supported (treedyn has no coupled joints)");
+    const auto previous = s.parent_joint.find(e.child);
+    if (previous != s.parent_joint.end())
+      fail(source, who + "closed kinematic loop: link '" + e.child + "' is already the child of joint '" +
+                       s.joints[static_cast<std::size_t>(previous->second)].name + "' (treedyn models trees only)");
+    const int index = static_cast<int>(s.joints.size());
+    s.parent_joint[e.child] = index;
+    s.children[e.parent].push_back(index);
+    s.joints.push_back(std::move(e));
+  }
+  // loops: with one parent joint per link, a cycle is a chain of parents that comes back to itself
+  std::map<std::string, int> state;  // 0 unseen, 1 on the current chain, 2 leads to a root
+  for (const std::string& start : s.links) {
+    std::string link = start;
+    while (state[link] == 0) {
+      state[link] = 1;
+      const auto up = s.parent_joint.find(link);
+      if (up == s.parent_joint.end()) break;
+      link = s.joints[static_cast<std::size_t>(up->second)].parent;
+      if (state[link] == 1)
+        fail(source, "joint '" + s.joints[static_cast<std::size_t>(up->second)].name +
+                         "': closed kinematic loop through link '" + link + "' (treedyn models trees only)");
+    }
+    for (link = start; state[link] == 1;) {
+      state[link] = 2;
+      const auto up = s.parent_joint.find(link);
+      if (up == s.parent_joint.end()) break;
+      link = s.joints[static_cast<std::size_t>(up->second)].parent;
+    }
+  }
+  std::vector<std::string> roots;
+  for (const std::string& l : s.links)
+    if (!s.parent_joint.count(l)) roots.push_back(l);
+  if (roots.empty()) fail(source, "no root link (every link is the child of a joint)");
+  if (roots.size() > 1)
+    fail(source, "link '" + roots.at(1) + "': a second root link besides '" + roots.at(0) +
+                     "' (every link but one must be the child of a joint)");
+  s.root = roots.front();
+  return s;
+}
+
+/// P3: urdfdom's model. urdfdom logs some errors and carries on (a malformed <inertial> is dropped, the
+/// link left massless), so any error it logs rejects the input, with the log as the message.
+inline ::urdf::ModelInterfaceSharedPtr parse_elements(const std::string& xml, const std::string& source) {
+  ::urdf::ModelInterfaceSharedPtr model;
+  std::string errors;
+  try {
+    LogCapture capture;
+    model = ::urdf::parseURDF(xml);
+    errors = capture.errors();
+  } catch (const std::exception& e) {
+    fail(source, std::string("urdfdom: ") + e.what());
+  }
+  if (!errors.empty()) fail(source, "urdfdom: " + errors);
+  if (!model) fail(source, "urdfdom could not parse the robot (no reason given)");
+  return model;
+}
+
+template <class Scalar>
+Vector3<Scalar> vector3(const ::urdf::Vector3& v) {
+  return Vector3<Scalar>(Scalar(v.x), Scalar(v.y), Scalar(v.z));
+}
+
+/// ^child X_parent of a URDF pose (the child frame's position and orientation in the parent frame).
+template <class Scalar>
+Transform<Scalar> pose_transform(const ::urdf::Pose& pose, const std::string& source, const std::string& who) {
+  const Eigen::Matrix<Scalar, 4, 1> quat(Scalar(pose.rotation.x), Scalar(pose.rotation.y), Scalar(pose.rotation.z),
+                                         Scalar(pose.rotation.w));
+  const Vector3<Scalar> xyz = vector3<Scalar>(pose.position);
+  if (!quat.allFinite() || !xyz.allFinite()) fail(source, who + "a non-finite number in <origin>");
+  const Scalar norm = quat.norm();
+  if (!(norm > Scalar(0))) fail(source, who + "<origin> rotation is degenerate");
+  return transform_from(treedyn::detail::quaternion_rotation(quat / norm), xyz);
+}
+
+/// The link's rigid-body inertia in its own frame (P4); zero when it has no <inertial>.
+template <class Scalar>
+RigidInertia<Scalar> link_inertia(const ::urdf::Link& link, const std::string& source) {
+  if (!link.inertial) return RigidInertia<Scalar>::zero();
+  const ::urdf::Inertial& in = *link.inertial;
+  const std::string who = "link '" + link.name + "': ";
+  const Transform<Scalar> X = pose_transform<Scalar>(in.origin, source, who);  // (R_Iᵀ, c)
+  Matrix3<Scalar> Ic;
+  Ic << Scalar(in.ixx), Scalar(in.ixy), Scalar(in.ixz),  //
+      Scalar(in.ixy), Scalar(in.iyy), Scalar(in.iyz),    //
+      Scalar(in.ixz), Scalar(in.iyz), Scalar(in.izz);
+  const Scalar mass = Scalar(in.mass);
+  using std::isfinite;
+  if (!isfinite(mass) || !Ic.allFinite()) fail(source, who + "a non-finite number in <inertial>");
+  const Matrix3<Scalar> Ic_link = X.E.transpose() * Ic * X.E;
+  return RigidInertia<Scalar>::from_mass_com_inertia(mass, X.r, Ic_link);
+}
+
+/// A rotation Q with Q e_z = n for a unit n (exactly the identity when n = e_z).
+template <class Scalar>
+Matrix3<Scalar> rotation_to_axis(const Vector3<Scalar>& n) {
+  if (n == Vector3<Scalar>::UnitZ()) return Matrix3<Scalar>::Identity();
+  return Eigen::Quaternion<Scalar>::FromTwoVectors(Vector3<Scalar>::UnitZ(), n).toRotationMatrix();
+}
+
+/// The treedyn joint and limits of a URDF joint (P4); ^L X_B is set for a re-oriented planar joint.
+template <class Scalar>
+struct JointConversion {
+  Joint<Scalar> joint = Joint<Scalar>::fixed();
+  JointLimits<Scalar> limits = {};
+  Transform<Scalar> link_from_body = Transform<Scalar>::identity();  // ^L X_B
+};
+
+template <class Scalar>
+JointConversion<Scalar> convert_joint(const ::urdf::Joint& j, const std::string& source) {
+  const std::string who = "joint '" + j.name + "': ";
+  JointConversion<Scalar> out;
+  const Vector3<Scalar> axis = vector3<Scalar>(j.axis);
+  if (!axis.allFinite()) fail(source, who + "a non-finite number in <axis>");
+  switch (j.type) {
+    case ::urdf::Joint::REVOLUTE:
+    case ::urdf::Joint::CONTINUOUS: out.joint = Joint<Scalar>::revolute(axis); break;
+    case ::urdf::Joint::PRISMATIC: out.joint = Joint<Scalar>::prismatic(axis); break;
+    case ::urdf::Joint::FIXED: out.joint = Joint<Scalar>::fixed(); break;
+    case ::urdf::Joint::FLOATING: out.joint = Joint<Scalar>::free_flyer(); break;
+    case ::urdf::Joint::PLANAR: {
+      const Scalar norm = axis.norm();
+      if (!(norm > std::numeric_limits<Scalar>::epsilon())) fail(source, who + "the planar joint's axis is zero");
+      out.joint = Joint<Scalar>::planar();
+      out.link_from_body = Transform<Scalar>{rotation_to_axis<Scalar>(axis / norm), Vector3<Scalar>::Zero()};
+      break;
+    }
+    default: fail(source, who + "unknown joint type");
+  }
+  if (j.limits) {
+    const ::urdf::JointLimits& l = *j.limits;
+    out.limits.velocity = Scalar(l.velocity);
+    out.limits.effort = Scalar(l.effort);
+    if (j.type == ::urdf::Joint::REVOLUTE || j.type == ::urdf::Joint::PRISMATIC) {
+      out.limits.lower = Scalar(l.lower);
+      out.limits.upper = Scalar(l.upper);
+    }
+    using std::isnan;
+    if (isnan(out.limits.lower) || isnan(out.limits.upper) || isnan(out.limits.velocity) || isnan(out.limits.effort))
+      fail(source, who + "a NaN in <limit>");
+  }
+  return out;
+}
+
+/// P4–P5 on checked input.
+template <class Scalar>
+Model<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
+                       const std::string& source) {
+  ModelBuilder<Scalar> builder;
+  std::map<std::string, int> body_of;                          // link → builder body
+  std::map<std::string, Transform<Scalar>> link_from_body;     // link → ^L X_B
+  std::string context;                                         // what a builder error is about
+  try {
+    // P4: the root link
+    const ::urdf::LinkConstSharedPtr root = robot.getLink(s.root);
+    if (!root) fail(source, "link '" + s.root + "': missing from urdfdom's model");
+    context = "link '" + s.root + "': ";
+    const Joint<Scalar> root_joint = options.floating_base ? Joint<Scalar>::free_flyer() : Joint<Scalar>::fixed();
+    body_of[s.root] = builder.add_body(no_parent, root_joint, Transform<Scalar>::identity(),
+                                       link_inertia<Scalar>(*root, source), s.root);
+    link_from_body[s.root] = Transform<Scalar>::identity();
+    // P4: the other links, parents first, the earliest ready joint of the file next
+    std::set<int> ready;
+    const auto release = [&](const std::string& link) {
+      const auto c = s.children.find(link);
+      if (c != s.children.end()) ready.insert(c->second.begin(), c->second.end());
+    };
+    release(s.root);
+    while (!ready.empty()) {
+      const JointEntry& e = s.joints[static_cast<std::size_t>(*ready.begin())];
+      ready.erase(ready.begin());
+      const ::urdf::JointConstSharedPtr j = robot.getJoint(e.name);
+      const ::urdf::LinkConstSharedPtr child = robot.getLink(e.child);
+      if (!j || !child) fail(source, "joint '" + e.name + "': missing from urdfdom's model");
+      context = "joint '" + e.name + "' (child link '" + e.child + "'): ";
+      const JointConversion<Scalar> c = convert_joint<Scalar>(*j, source);
+      const Transform<Scalar> X_J = pose_transform<Scalar>(j->parent_to_joint_origin_transform, source, context);
+      const Transform<Scalar> body_from_link = c.link_from_body.inverse();  // ^B X_L = (Qᵀ, 0)
+      const Transform<Scalar> X_T = body_from_link * X_J * link_from_body.at(e.parent);
+      const RigidInertia<Scalar> I_B = apply_transpose_inertia(c.link_from_body, link_inertia<Scalar>(*child, source));
+      const int body = builder.add_body(body_of.at(e.parent), c.joint, X_T, I_B, e.child);
+      builder.set_joint_name(body, e.name);
+      builder.set_joint_limits(body, c.limits);
+      if (c.joint.type == JointType::planar) builder.set_frame_placement(body, c.link_from_body);
+      body_of[e.child] = body;
+      link_from_body[e.child] = c.link_from_body;
+      release(e.child);
+    }
+    // P5
+    context.clear();
+    return builder.build();
+  } catch (const std::invalid_argument& error) {
+    const std::string message = error.what();
+    if (message.rfind("treedyn::urdf:", 0) == 0) throw;
+    fail(source, context + message);
+  }
+}
+
+/// P1: the file's text.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(path, "cannot read the file");
+  return text.str();
+}
+
+template <class Scalar>
+Model<Scalar> build(const std::string& xml, const Options& options, const std::string& source) {
+  const Structure s = read_structure(xml, source);
+  const ::urdf::ModelInterfaceSharedPtr robot = parse_elements(xml, source);
+  return assemble<Scalar>(s, *robot, options, source);
+}
+
+}  // namespace detail
+
+/// A Model from URDF text; errors name "<string>" as the file.
+template <class Scalar>
+[[nodiscard]] Model<Scalar> build_model_from_string(const std::string& xml, const Options& options = {}) {
+  return detail::build<Scalar>(xml, options, "<string>");
+}
+
+/// A Model from a URDF file; errors name the path.
+template <class Scalar>
+[[nodiscard]] Model<Scalar> build_model_from_file(const std::string& path, const Options& options = {}) {
+  return detail::build<Scalar>(detail::read_file(path), options, path);
+}
+
+/// A Model from URDF text (first non-blank character '<') or from the file at that path.
+template <class Scalar>
+[[nodiscard]] Model<Scalar> build_model(const std::string& path_or_xml, const Options& options = {}) {
+  const std::size_t first = path_or_xml.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && path_or_xml[first] == '<') return build_model_from_string<Scalar>(path_or_xml, options);
+  return build_model_from_file<Scalar>(path_or_xml, options);
+}
+
+}  // namespace treedyn::urdf

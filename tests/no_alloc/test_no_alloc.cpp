@@ -380,7 +380,7 @@ TEMPLATE_TEST_CASE("Schur-complement M⁻¹ and its block kernels never allocate
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/osim.hpp"
 
-TEMPLATE_TEST_CASE("oscm, oscm_dense and osim never allocate after setup", "[no_alloc][oscm]", float, double) {
+TEMPLATE_TEST_CASE("oscm, oscm_faithful, oscm_dense and osim never allocate after setup", "[no_alloc][oscm]", float, double) {
   using T = TestType;
   for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
                                   robots::random_chain<double>(20, 1)}) {
@@ -394,6 +394,7 @@ TEMPLATE_TEST_CASE("oscm, oscm_dense and osim never allocate after setup", "[no_
     for (int call = 0; call < 2; ++call) {
       INFO((call == 0 ? "first call" : "steady state"));
       CHECK(allocations_in([&] { oscm(model, data, q, frames); }) == 0);
+      CHECK(allocations_in([&] { oscm_faithful(model, data, q, frames); }) == 0);
       CHECK(allocations_in([&] { oscm_dense(model, data, q, frames); }) == 0);
       CHECK(allocations_in([&] { osim(model, data, q, frames); }) == 0);
     }

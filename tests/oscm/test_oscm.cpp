@@ -1,4 +1,4 @@
-// oscm, oscm_dense and osim (issue 6, part 1): Λ = J M⁻¹ Jᵀ by the recursion of algorithms.md §5.1 equals
+// oscm, oscm_faithful, oscm_dense and osim (issue 6, part 1): Λ = J M⁻¹ Jᵀ by the recursion of algorithms.md §5.1 equals
 // the LTDL reference path and an independent dense J·H⁻¹·Jᵀ on every robot and on seeded random trees with
 // 1–8 frames on mixed branches and mixed row selections; reproduces ABA with frame forces (§5.1 check (b));
 // has exactly zero blocks between two subtrees of a fixed base and root-only coupling on a floating base
@@ -115,6 +115,8 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
     INFO(c.name << ", " << nc << " frames, " << frames.rows() << " rows");
     const Eigen::MatrixX<T> Lambda = oscm(model, data, s.q, frames);
     REQUIRE(frames.status.ok());
+    const Eigen::MatrixX<T> Lambda_faithful = oscm_faithful(model, data, s.q, frames);
+    REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> Lambda_dense = oscm_dense(model, data, s.q, frames);
     REQUIRE(frames.dense_status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
@@ -125,7 +127,10 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
     CHECK(static_cast<double>((Lambda - reference).norm()) <= tol);
     CHECK(static_cast<double>((Lambda_dense - reference).norm()) <= tol);
     CHECK(static_cast<double>((Lambda - Lambda_dense).norm()) <= tol);
+    CHECK(static_cast<double>((Lambda_faithful - reference).norm()) <= tol);
+    CHECK(static_cast<double>((Lambda - Lambda_faithful).norm()) <= tol);
     CHECK(Lambda == Lambda.transpose());  // both triangles written from one value
+    CHECK(Lambda_faithful == Lambda_faithful.transpose());
     CHECK(Lambda_dense == Lambda_dense.transpose());
     const Eigen::VectorXd ev =
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Lambda.template cast<double>(), Eigen::EigenvaluesOnly).eigenvalues();
@@ -154,6 +159,7 @@ TEMPLATE_TEST_CASE("oscm on multi-DoF random trees and chains (spherical, planar
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm()));
     CHECK(static_cast<double>((Lambda - reference).norm()) <= tol);
     CHECK(static_cast<double>((oscm_dense(model, data, s.q, frames) - reference).norm()) <= tol);
+    CHECK(static_cast<double>((oscm_faithful(model, data, s.q, frames) - reference).norm()) <= tol);
   }
 }
 
@@ -188,8 +194,8 @@ TEMPLATE_TEST_CASE("oscm: frame forces through ABA with f_ext give frame acceler
     REQUIRE(data.aba_status.ok());
     Eigen::VectorX<T> accel(frames.rows());
     for (int a = 0; a < frames.size(); ++a) {
-      const std::size_t b = static_cast<std::size_t>(frames.body(a));
-      const Motion<T> acc = frames.placement(a).apply_motion(data.a[b] - a_without[b]);
+      const int b = frames.body(a);
+      const Motion<T> acc = frames.placement(a).apply_motion(data.a[b] - a_without[static_cast<std::size_t>(b)]);
       for (int k = 0; k < frames.row_count(a); ++k) accel(frames.row_offset(a) + k) = acc(frames.row_index(a, k));
     }
     const double kappa = spd_condition(crba(model, data, s.q));

@@ -19,6 +19,7 @@
 
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"
 
@@ -124,14 +125,17 @@ class OperationalFrames {
   std::vector<int> parent;                     ///< the model's body parent array λ
   std::vector<int> depth;                      ///< d_i = |anc(i)| (a root has depth 1)
   std::vector<char> on_path;                   ///< body i is an ancestor of (or is) some frame's body
+  std::vector<char> omega_node;                ///< oscm: Ω_i is formed (i is, or is above, a branch point of two frames)
+  std::vector<int> omega_anchor;               ///< oscm: the nearest ancestor-or-self with omega_node (or no_parent)
   std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i, stored linear-first (Π Ω_i Π, see oscm.hpp)
   std::vector<detail::PivotMatrix<Scalar>> Dinv;  ///< oscm: D_i⁻¹ (n_i×n_i)
   std::vector<Matrix6<Scalar>> K;              ///< oscm: K_{k←b(a)} (^aX_b(a))ᵀ for frame a, ancestor k (flat)
+  std::vector<Matrix6<Scalar>> SK;             ///< oscm: S_kᵀ K_{k←b(a)} (^aX_b(a))ᵀ in the first n_k rows (as K)
   std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
   MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ
   MatrixX MinvJt;                              ///< oscm_dense: M⁻¹ Jᵀ
-  MatrixX Lambda_factor;                       ///< osim: LTDL factor of Λ (lower triangle)
-  std::vector<int> dense_chain;                ///< osim: the chain parent array (k − 1) that makes ltdl dense
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> Lambda_factor;  ///< osim: LTDL factor of Λ, packed rows
+  AncestorPattern dense_pattern;               ///< osim: the chain λ(k) = k − 1: packed rows = the dense triangle
 
  private:
   /// Sizes the outputs and the per-frame workspace for the current frames (setup only: allocates).
@@ -140,11 +144,12 @@ class OperationalFrames {
     Lambda = MatrixX::Zero(m, m);
     Lambda_dense = MatrixX::Zero(m, m);
     Lambda_inv = MatrixX::Zero(m, m);
-    Lambda_factor = MatrixX::Zero(m, m);
+    std::vector<int> chain(static_cast<std::size_t>(m));
+    for (int k = 0; k < m; ++k) chain[static_cast<std::size_t>(k)] = k - 1;
+    dense_pattern = AncestorPattern(chain);
+    Lambda_factor = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::Zero(dense_pattern.nonzeros());
     Jt = MatrixX::Zero(nv_, m);
     MinvJt = MatrixX::Zero(nv_, m);
-    dense_chain.resize(static_cast<std::size_t>(m));
-    for (int k = 0; k < m; ++k) dense_chain[static_cast<std::size_t>(k)] = k - 1;
     K_offset.assign(frames_.size(), 0);
     int total = 0;
     for (std::size_t a = 0; a < frames_.size(); ++a) {
@@ -152,6 +157,21 @@ class OperationalFrames {
       total += depth[static_cast<std::size_t>(frames_[a].body)];
     }
     K.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
+    SK.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
+    // Ω is needed where two frames on different bodies meet (their closest common ancestor) and above.
+    omega_node.assign(static_cast<std::size_t>(nbodies_), 0);
+    for (std::size_t a = 0; a < frames_.size(); ++a)
+      for (std::size_t b = a + 1; b < frames_.size(); ++b) {
+        int x = frames_[a].body, y = frames_[b].body;
+        if (x == y) continue;
+        while (x != y) (x > y ? x : y) = parent[static_cast<std::size_t>(x > y ? x : y)];
+        for (; x != no_parent; x = parent[static_cast<std::size_t>(x)]) omega_node[static_cast<std::size_t>(x)] = 1;
+      }
+    omega_anchor.assign(static_cast<std::size_t>(nbodies_), no_parent);
+    for (int i = 0; i < nbodies_; ++i) {
+      const std::size_t ui = static_cast<std::size_t>(i);
+      omega_anchor[ui] = omega_node[ui] ? i : (parent[ui] == no_parent ? no_parent : omega_anchor[static_cast<std::size_t>(parent[ui])]);
+    }
   }
 
   struct Entry {

@@ -2,11 +2,12 @@
 //
 // Reference: ../shared/design/algorithms.md §5 (naming: seed 001's OSCM Λ = J M⁻¹ Jᵀ; the operational-space
 // inertia is its inverse); seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt) Appendix; the LTDL kernel
-// of seed 000 App. A (kernels/ltdl.hpp) with the chain parent array λ(k) = k − 1, which makes it the
-// dense reversed LᵀDL factorization (algorithms.md §2.3 check (c)).
+// of seed 000 App. A on packed rows (kernels/ltdl_packed.hpp) with the chain parent array λ(k) = k − 1,
+// which makes it the dense reversed LᵀDL factorization (algorithms.md §2.3 check (c)), and its inverse
+// (kernels/ltdl_inverse.hpp, algorithms.md §4.1).
 //   I1  Λ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → osim_status = that status)
-//   I2  Λ = Lᵀ D L   (ltdl on a copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j Λ_jj
-//   I3  Λ⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ · 1                   (ltdl_solve on the m columns of the identity)
+//   I2  Λ = Lᵀ D L   (ltdl_packed on a packed copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j Λ_jj
+//   I3  Λ⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ                      (ltdl_inverse_packed, both triangles)
 // A pivot at or below m·ε·max_j Λ_jj counts as zero: Λ is then singular to working precision (J does not
 // have full row rank, e.g. 6 rows on a body with fewer than 6 DoFs between it and the base), and
 // frames.osim_status names the row of Λ where the factorization stopped; Λ⁻¹ is NaN then.
@@ -18,8 +19,8 @@
 #include <limits>
 
 #include "treedyn/algorithms/oscm.hpp"
-#include "treedyn/kernels/ltdl.hpp"
-#include "treedyn/kernels/tree_products.hpp"
+#include "treedyn/kernels/ltdl_inverse.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 
 namespace treedyn {
 
@@ -32,12 +33,12 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
   frames.osim_status = frames.status;
   if (frames.osim_status) {
     const int m = frames.rows();
-    frames.Lambda_factor = frames.Lambda;                                            // I2
-    const FactorStatus factored = ltdl(frames.Lambda_factor, frames.dense_chain);
+    frames.dense_pattern.pack(frames.Lambda, frames.Lambda_factor);                  // I2
+    const FactorStatus factored = ltdl_packed(frames.Lambda_factor, frames.dense_pattern);
     const Scalar singular = Scalar(m) * std::numeric_limits<Scalar>::epsilon() * frames.Lambda.diagonal().maxCoeff();
     frames.osim_status = factored;
     for (int k = m - 1; k >= (factored ? 0 : factored.row); --k)  // the pivots ltdl formed, in its order
-      if (!(frames.Lambda_factor(k, k) > singular)) {
+      if (!(frames.Lambda_factor(frames.dense_pattern.row_start(k)) > singular)) {
         frames.osim_status = FactorStatus::non_positive_pivot(k);
         break;
       }
@@ -46,11 +47,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
     frames.Lambda_inv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
     return frames.Lambda_inv;
   }
-  frames.Lambda_inv.setIdentity();                                                   // I3
-  ltdl_solve(frames.Lambda_factor, frames.dense_chain, frames.Lambda_inv);
-  const Eigen::Index m = frames.Lambda_inv.rows();
-  for (Eigen::Index j = 0; j < m; ++j)
-    for (Eigen::Index i = j + 1; i < m; ++i) frames.Lambda_inv(j, i) = frames.Lambda_inv(i, j);
+  ltdl_inverse_packed(frames.Lambda_factor, frames.dense_pattern, frames.Lambda_inv);  // I3 (both triangles)
   return frames.Lambda_inv;
 }
 

@@ -909,25 +909,20 @@ void print_operational_compliance() {
   const Eigen::VectorXd q = treedyn::random_configuration(model, 2024);
   const Eigen::MatrixXd Lambda = treedyn::oscm(model, data, q, frames);
   const Eigen::MatrixXd& Lambda_dense = treedyn::oscm_dense(model, data, q, frames);
-  std::printf("Operational-space compliance Λ = J M⁻¹ Jᵀ of humanoid30's hands and feet (24×24, local frames)
-");
-  std::printf("  ‖Λ_ab‖_F, 6×6 blocks:   ");
+  std::printf("Operational-space compliance Λ = J M⁻¹ Jᵀ of humanoid30's hands and feet (24×24, local frames)\n");
+  std::printf("  ‖Λ_ab‖_F of the 6×6 blocks:");
   for (int b = 0; b < 4; ++b) std::printf("%10s", names[b]);
-  std::printf("
-");
+  std::printf("\n");
   for (int a = 0; a < 4; ++a) {
-    std::printf("  %22s", names[a]);
+    std::printf("  %27s", names[a]);
     for (int b = 0; b < 4; ++b) std::printf("%10.4f", Lambda.block(6 * a, 6 * b, 6, 6).norm());
-    std::printf("
-");
+    std::printf("\n");
   }
-  std::printf("  diagonal block of foot_l ([ω; v] rows):
-");
+  std::printf("  diagonal block of foot_l (rows and columns [ω; v]):\n");
   for (int i = 0; i < 6; ++i) {
     std::printf("   ");
     for (int j = 0; j < 6; ++j) std::printf("%11.4f", Lambda(12 + i, 12 + j));
-    std::printf("
-");
+    std::printf("\n");
   }
   const double residual = (Lambda - Lambda_dense).norm() / Lambda_dense.norm();
   std::printf("  status oscm %s, dense %s; ‖Λ_oscm − Λ_dense‖/‖Λ_dense‖ = %.2e\n",

@@ -125,7 +125,7 @@ class OperationalFrames {
   std::vector<int> parent;                     ///< the model's body parent array λ
   std::vector<int> depth;                      ///< d_i = |anc(i)| (a root has depth 1)
   std::vector<char> on_path;                   ///< body i is an ancestor of (or is) some frame's body
-  std::vector<char> omega_node;                ///< oscm: Ω_i is formed (i is, or is above, a branch point of two frames)
+  std::vector<char> omega_node;                ///< oscm: Ω_i is formed (i is, or is above, where two frames meet)
   std::vector<int> omega_anchor;               ///< oscm: the nearest ancestor-or-self with omega_node (or no_parent)
   std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i, stored linear-first (Π Ω_i Π, see oscm.hpp)
   std::vector<detail::PivotMatrix<Scalar>> Dinv;  ///< oscm: D_i⁻¹ (n_i×n_i)
@@ -158,12 +158,12 @@ class OperationalFrames {
     }
     K.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
     SK.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
-    // Ω is needed where two frames on different bodies meet (their closest common ancestor) and above.
+    // Ω is needed where two frames meet (their closest common ancestor, or their body if they share one)
+    // and above; only a frame's own diagonal block then sums joint terms (O(d) each, oscm.hpp O6').
     omega_node.assign(static_cast<std::size_t>(nbodies_), 0);
     for (std::size_t a = 0; a < frames_.size(); ++a)
       for (std::size_t b = a + 1; b < frames_.size(); ++b) {
         int x = frames_[a].body, y = frames_[b].body;
-        if (x == y) continue;
         while (x != y) (x > y ? x : y) = parent[static_cast<std::size_t>(x > y ? x : y)];
         for (; x != no_parent; x = parent[static_cast<std::size_t>(x)]) omega_node[static_cast<std::size_t>(x)] = 1;
       }

@@ -23,8 +23,10 @@
 //         Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} on the selected rows and columns (0 if there is no common
 //         ancestor: two subtrees of a fixed base);  Λ_a'a = Λ_aa'ᵀ;  diagonal blocks symmetrized.
 // oscm_faithful runs O4 on every path body. oscm (the optimised variant, tested against it) forms Ω only
-// where two frames on different bodies meet and above (for the humanoid's feet and hands: the torso
-// alone), and completes Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} below that anchor w term by term:
+// at the closest common ancestors of pairs of distinct frames and above (frames.omega_node; for the
+// humanoid's feet and hands: the torso alone), so every off-diagonal pair reads Ω_c directly, and a
+// frame's diagonal block completes Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} below the nearest such
+// anchor w term by term (O(d) per frame, so the bound O(N + n_c·d + n_c²) holds):
 //   O6' Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c, λ(c), … below w} r_{k,a}ᵀ D_k⁻¹ r_{k,a'}
 // (a rank-1 term per 1-DoF joint, 36 multiplications, against ~350 for one step of O4).
 // How O4 is evaluated (the EFPA observation, exact algebra, no 6×6×6 products): with T = X_i Ω_λ X_iᵀ,
@@ -179,8 +181,8 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
 }
 
 /// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
-/// Reduced: Ω_i only where frames on different bodies meet and above (frames.omega_node); a pair whose
-/// c has no Ω adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
+/// Reduced: Ω_i only where two frames meet and above (frames.omega_node); a diagonal block, whose
+/// c has no Ω, adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
 /// S_kᵀ K already formed in O5: Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
 /// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
 template <bool Faithful, class Scalar, int N, class Dq>

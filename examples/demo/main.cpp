@@ -24,16 +24,20 @@
 // residuals of tau - (H qdd + C), of H against RNEA(q, 0, e_j) - RNEA(q, 0, 0) column by column, of
 // qd'H qd / 2 against the bodies' kinetic energy, and of forward_dynamics_crba(q, qd, rnea(q, qd, qdd))
 // against qdd, each beside its bound (10 n eps; 10 n eps kappa(H) for forward dynamics); a count of
-// nonzeros of H off its branch-induced pattern (must be 0); and ns per call of rnea, crba and
-// forward_dynamics_crba (median of 5 batches >= 20 ms, inputs prepared outside the timed loops). It ends
-// with the measured chain / humanoid time ratios beside seed 000 §6's operation-count predictions. This
-// part takes about 2 s.
+// nonzeros of H off its branch-induced pattern (must be 0); and ns per call of rnea, crba,
+// forward_dynamics_crba, aba, modified_aba, minverse_ltdl and minverse_aba (median of 5 batches >= 20 ms,
+// inputs prepared outside the timed loops). It ends with the measured chain / humanoid time ratios beside
+// seed 000 §6's operation-count predictions. This part takes about 4 s.
 //
-// Usage: demo [--quick]
+// Part 3. The operational-space compliance Λ = J M⁻¹ Jᵀ of humanoid30's four hands/feet (24×24) by oscm,
+// checked against oscm_dense (issue 6).
+//
+// Usage: demo [--quick] [--floating-base] [robot.urdf]
 //   --quick  0.5 ms batches, 3 of them: for CI smoke runs (about a second; timings are rough).
+//   robot.urdf (when built with treedyn::urdf): parts 2 and 3 on that robot instead (Λ of its leaf bodies).
 // Exit status: 0 if every factorization succeeded, every residual is within its bound (part 1: 100 n
-// eps of its scalar type) and every pattern check passed; 1 otherwise; 2 on a usage error or an
-// exception.
+// eps of its scalar type; Λ: 100 n eps kappa(H)) and every pattern check passed; 1 otherwise; 2 on a usage
+// error or an exception.
 
 #include <treedyn/algorithms/algorithms.hpp>
 #include <treedyn/kernels/kernels.hpp>
@@ -647,9 +651,12 @@ const std::array<const char*, kIdentityCount> kIdentityNames{{
     "FD(q, qd, RNEA(q, qd, qdd)) - qdd",
 }};
 
-enum Algorithm : std::size_t { kRnea, kCrba, kForwardDynamics, kAlgorithmCount };
+enum Algorithm : std::size_t {
+  kRnea, kCrba, kForwardDynamics, kAba, kModifiedAba, kMinverseLtdl, kMinverseAba, kAlgorithmCount
+};
 
-const std::array<const char*, kAlgorithmCount> kAlgorithmNames{{"rnea", "crba", "forward_dynamics_crba"}};
+const std::array<const char*, kAlgorithmCount> kAlgorithmNames{
+    {"rnea", "crba", "forward_dynamics_crba", "aba", "modified_aba", "minverse_ltdl", "minverse_aba"}};
 
 // The results of one robot in one scalar type.
 struct DynamicsRun {
@@ -731,7 +738,7 @@ DynamicsRun check_dynamics(Fixture<S>& f, const BoolMatrix& pattern) {
   return run;
 }
 
-// The three timed calls of a fixture, in Algorithm order; inputs were prepared by check_dynamics.
+// The timed calls of a fixture, in Algorithm order; inputs were prepared by check_dynamics.
 template <class S>
 auto timed_calls(Fixture<S>& f) {
   auto inverse = [&f] { g_sink = static_cast<double>(treedyn::rnea(f.model, f.data, f.q, f.qd, f.qdd)(0)); };
@@ -739,7 +746,13 @@ auto timed_calls(Fixture<S>& f) {
   auto forward = [&f] {
     g_sink = static_cast<double>(treedyn::forward_dynamics_crba(f.model, f.data, f.q, f.qd, f.tau)(0));
   };
-  return std::make_tuple(inverse, inertia, forward);
+  auto articulated = [&f] { g_sink = static_cast<double>(treedyn::aba(f.model, f.data, f.q, f.qd, f.tau)(0)); };
+  auto modified = [&f] {
+    g_sink = static_cast<double>(treedyn::modified_aba(f.model, f.data, f.q, f.qd, f.tau)(0));
+  };
+  auto minv_ltdl = [&f] { g_sink = static_cast<double>(treedyn::minverse_ltdl(f.model, f.data, f.q)(0, 0)); };
+  auto minv_aba = [&f] { g_sink = static_cast<double>(treedyn::minverse_aba(f.model, f.data, f.q)(0, 0)); };
+  return std::make_tuple(inverse, inertia, forward, articulated, modified, minv_ltdl, minv_aba);
 }
 
 // ns per call of f in one batch: chunks of reps calls until at least batch_seconds have elapsed.
@@ -788,7 +801,7 @@ struct Robot {
   }
 };
 
-// Checks and times both robots in scalar type S (stored in runs[slot]). All six timed calls are
+// Checks and times both robots in scalar type S (stored in runs[slot]). All timed calls are
 // interleaved, so the chain / humanoid time ratios compare measurements taken side by side.
 template <class S, std::size_t R>
 void run_dynamics_scalar(std::array<Robot, R>& robots, std::size_t slot, const TimingConfig& cfg) {
@@ -905,6 +918,69 @@ bool run_dynamics(const TimingConfig& cfg, bool quick) {
   });
 }
 
+// ---- issue 6: operational-space compliance Λ = J M⁻¹ Jᵀ ------------------------------------------------
+/// Λ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
+/// O(N + n_c d + n_c²) recursion) and oscm_dense (J · LTDL-solve(Jᵀ)): the grid of 6×6 block norms, the
+/// first frame's diagonal block, and the relative oscm-vs-dense residual against 100 n ε κ(H). Returns
+/// true if both kernels succeeded and the residual is within its bound.
+bool print_operational_compliance(const treedyn::Model<double>& model, const std::vector<int>& bodies,
+                                  const std::vector<std::string>& names, const treedyn::Transform<double>& offset) {
+  treedyn::Data<double> data(model);
+  treedyn::OperationalFrames<double> frames(model);
+  const int nc = static_cast<int>(bodies.size());
+  for (int a = 0; a < nc; ++a) frames.add(bodies[a], offset, treedyn::FrameRows::all(), names[a]);
+  const Eigen::VectorXd q = treedyn::random_configuration(model, 2024);
+  const Eigen::MatrixXd Lambda = treedyn::oscm(model, data, q, frames);
+  const Eigen::MatrixXd& Lambda_dense = treedyn::oscm_dense(model, data, q, frames);
+  const Eigen::MatrixXd H = treedyn::crba(model, data, q);
+  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues();
+  const double bound = 100.0 * model.nv() * std::numeric_limits<double>::epsilon() * eig.maxCoeff() / eig.minCoeff();
+  std::printf("Operational-space compliance Λ = J M⁻¹ Jᵀ of %d frames (%d×%d, local frames)\n", nc, 6 * nc, 6 * nc);
+  std::printf("  ‖Λ_ab‖_F of the 6×6 blocks:\n  %12s", "");
+  for (int b = 0; b < nc; ++b) std::printf("%12.12s", names[b].c_str());
+  std::printf("\n");
+  for (int a = 0; a < nc; ++a) {
+    std::printf("  %12.12s", names[a].c_str());
+    for (int b = 0; b < nc; ++b) std::printf("%12.4f", Lambda.block(6 * a, 6 * b, 6, 6).norm());
+    std::printf("\n");
+  }
+  std::printf("  diagonal block of %s (rows and columns [ω; v]):\n", names[0].c_str());
+  for (int i = 0; i < 6; ++i) {
+    std::printf("   ");
+    for (int j = 0; j < 6; ++j) std::printf("%11.4f", Lambda(i, j));
+    std::printf("\n");
+  }
+  const double residual = (Lambda - Lambda_dense).norm() / Lambda_dense.norm();
+  const bool ok = frames.status.ok() && frames.dense_status.ok() && residual <= bound;
+  std::printf("  status oscm %s, dense %s; ‖Λ_oscm − Λ_dense‖/‖Λ_dense‖ = %.2e (bound 100 n eps kappa(H) = %.2e)%s\n",
+              frames.status.ok() ? "ok" : "FAIL", frames.dense_status.ok() ? "ok" : "FAIL", residual, bound,
+              ok ? "" : " FAIL");
+  return ok;
+}
+
+/// The humanoid's four hands/feet: a frame 8 cm beyond each limb's last link.
+bool print_humanoid_compliance() {
+  return print_operational_compliance(treedyn::robots::humanoid30<double>(), {6, 12, 18, 24},
+                                      {"hand_l", "hand_r", "foot_l", "foot_r"},
+                                      treedyn::xlt(Eigen::Vector3d(0.0, 0.0, -0.08)));
+}
+
+/// Every leaf body of a model (no children), at its own origin, named after the body.
+bool print_leaf_compliance(const treedyn::Model<double>& model) {
+  std::vector<bool> has_child(static_cast<std::size_t>(model.nbodies()), false);
+  for (int i = 0; i < model.nbodies(); ++i)
+    if (model.parent(i) != treedyn::no_parent) has_child[static_cast<std::size_t>(model.parent(i))] = true;
+  std::vector<int> bodies;
+  std::vector<std::string> names;
+  for (int i = 0; i < model.nbodies(); ++i)
+    if (!has_child[static_cast<std::size_t>(i)]) {
+      bodies.push_back(i);
+      names.push_back(model.name(i));
+    }
+  return print_operational_compliance(model, bodies, names, treedyn::Transform<double>::identity());
+}
+// ---- end of issue 6 ----
+
 #ifdef TREEDYN_DEMO_URDF
 // A robot from a URDF file (issue 7): its topology numbers, then the same checks, sparsity pattern and
 // timings as the built-in robots of part 2 (run_dynamics_scalar on the robot alone).
@@ -923,7 +999,9 @@ bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& c
   run_dynamics_scalar<float>(robot, 0, cfg);
   run_dynamics_scalar<double>(robot, 1, cfg);
   print_robot(robot[0]);
-  return std::all_of(robot[0].runs.begin(), robot[0].runs.end(), [](const DynamicsRun& r) { return r.ok(); });
+  const bool compliance_ok = print_leaf_compliance(robot[0].model);
+  return compliance_ok &&
+         std::all_of(robot[0].runs.begin(), robot[0].runs.end(), [](const DynamicsRun& r) { return r.ok(); });
 }
 #endif
 
@@ -932,13 +1010,15 @@ int run(const TimingConfig& cfg, bool quick) {
   const bool factorization_ok = run_factorization(cfg, quick);
   std::printf("\n");
   const bool dynamics_ok = run_dynamics(cfg, quick);
-  const bool all_ok = factorization_ok && dynamics_ok;
+  std::printf("\n");
+  const bool compliance_ok = print_humanoid_compliance();  // issue 6
+  const bool all_ok = factorization_ok && dynamics_ok && compliance_ok;
   if (all_ok) {
     std::printf("\nOK: every factorization succeeded, every residual is within its bound and no branch-induced\n"
                 "zero of H is violated.\n");
   } else {
-    std::printf("\nFAILED: see the lines marked FAIL above (part 1: %s, part 2: %s).\n",
-                factorization_ok ? "ok" : "failed", dynamics_ok ? "ok" : "failed");
+    std::printf("\nFAILED: see the lines marked FAIL above (part 1: %s, part 2: %s, Λ: %s).\n",
+                factorization_ok ? "ok" : "failed", dynamics_ok ? "ok" : "failed", compliance_ok ? "ok" : "failed");
   }
   return all_ok ? 0 : 1;
 }

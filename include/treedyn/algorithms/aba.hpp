@@ -50,17 +50,25 @@ void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
   }
 }
 
+/// A6's U_i = IA_i S_i alone (the articulated-inertia pass of oscm.hpp needs no bias terms).
+template <class Scalar, int N>
+void aba_form_U(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i);
+  if (S.cols() == 1) data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
+  else data.U.middleCols(vi, S.cols()).noalias() = data.IA[i].M * S;
+}
+
 /// A6 without the pivot: U_i = IA_i S_i and u_i = τ_i − S_iᵀ pA_i (kept in data.Dinv_u until solved).
 template <class Scalar, int N, class Dt>
 void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
                      int i) noexcept {
+  aba_form_U(model, data, i);
   const MotionSubspace<Scalar>& S = model.motion_subspace(i);
   const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
   if (ni == 1) {
-    data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
     data.Dinv_u(vi) = tau(vi) - S.col(0).dot(data.pA[i]);
   } else {
-    data.U.middleCols(vi, ni).noalias() = data.IA[i].M * S;
     data.Dinv_u.segment(vi, ni) = tau.segment(vi, ni);
     data.Dinv_u.segment(vi, ni).noalias() -= S.transpose() * data.pA[i];
   }
@@ -97,24 +105,30 @@ bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i
   return true;
 }
 
+/// A8–A9 without the bias: Ia = IA_i − U_i (D_i⁻¹U_iᵀ), carried to the parent (IA_λ(i) += X_iᵀ Ia X_i).
+/// Needs U_i and U_i D_i⁻¹. Returns Ia. Shared with oscm.hpp, which needs no bias forces.
+template <class Scalar, int N>
+ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                               int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  ArticulatedInertia<Scalar> Ia = data.IA[i];
+  if (ni == 1) Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();              // A8
+  else Ia.M.noalias() -= data.U.middleCols(vi, ni) * data.U_Dinv.middleCols(vi, ni).transpose();
+  data.IA[model.parent(i)] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
+  return Ia;
+}
+
 /// A8–A9: the projected inertia Ia = IA_i − U_i (D_i⁻¹U_iᵀ) and bias pa, carried to the parent. Returns Ia.
 template <class Scalar, int N>
 ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                  int i) noexcept {
-  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows()), p = model.parent(i);
-  ArticulatedInertia<Scalar> Ia = data.IA[i];
-  Force<Scalar> pa = data.pA[i];
-  if (ni == 1) {
-    Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();           // A8
-    pa.noalias() += Ia.M * data.c[i];
-    pa += data.U.col(vi) * data.Dinv_u(vi);
-  } else {
-    Ia.M.noalias() -= data.U.middleCols(vi, ni) * data.U_Dinv.middleCols(vi, ni).transpose();
-    pa.noalias() += Ia.M * data.c[i];
-    pa.noalias() += data.U.middleCols(vi, ni) * data.Dinv_u.segment(vi, ni);
-  }
-  data.IA[p] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
-  data.pA[p] += data.Xup[i].apply_transpose_motion(pa);
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  const ArticulatedInertia<Scalar> Ia = aba_project_inertia(model, data, i);                    // A8, A9
+  Force<Scalar> pa = data.pA[i];                                                                // A8
+  pa.noalias() += Ia.M * data.c[i];
+  if (ni == 1) pa += data.U.col(vi) * data.Dinv_u(vi);
+  else pa.noalias() += data.U.middleCols(vi, ni) * data.Dinv_u.segment(vi, ni);
+  data.pA[model.parent(i)] += data.Xup[i].apply_transpose_motion(pa);                           // A9
   return Ia;
 }
 

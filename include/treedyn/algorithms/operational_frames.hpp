@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"
 
@@ -43,7 +46,21 @@ class OperationalFrames {
 
   /// Frames on `model` (its body count is kept to validate add() and to size the kernels' workspaces).
   template <int N>
-  explicit OperationalFrames(const Model<Scalar, N>& model) : nbodies_(model.nbodies()), nv_(model.nv()) {}
+  explicit OperationalFrames(const Model<Scalar, N>& model) : nbodies_(model.nbodies()), nv_(model.nv()) {
+    parent.resize(static_cast<std::size_t>(nbodies_));
+    depth.resize(static_cast<std::size_t>(nbodies_));
+    Omega.assign(static_cast<std::size_t>(nbodies_), Matrix6<Scalar>::Zero());
+    Dinv.resize(static_cast<std::size_t>(nbodies_));
+    on_path.assign(static_cast<std::size_t>(nbodies_), 0);
+    for (int i = 0; i < nbodies_; ++i) {
+      const std::size_t ui = static_cast<std::size_t>(i);
+      parent[ui] = model.parent(i);
+      depth[ui] = 1 + (parent[ui] == no_parent ? 0 : depth[static_cast<std::size_t>(parent[ui])]);
+      const Eigen::Index ni = model.motion_subspace(i).cols();
+      Dinv[ui] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
+    }
+    size_workspace();
+  }
 
   /// Adds frame ^F X_body = placement on `body` (0-based), with the rows `rows`; returns its index a.
   int add(int body, const Transform<Scalar>& placement, FrameRows rows = FrameRows::all(), std::string name = {}) {
@@ -69,6 +86,8 @@ class OperationalFrames {
       if (rows.selects(r)) e.row_index[static_cast<std::size_t>(k++)] = r;
     rows_ += rows.count();
     frames_.push_back(std::move(e));
+    for (int i = body; i != no_parent; i = parent[static_cast<std::size_t>(i)]) on_path[static_cast<std::size_t>(i)] = 1;
+    size_workspace();
     return a;
   }
 
@@ -93,7 +112,68 @@ class OperationalFrames {
   /// The spatial row (0..5) that row k (0 ≤ k < row_count(a)) of frame a's block is.
   [[nodiscard]] int row_index(int a, int k) const noexcept { return at(a).row_index[static_cast<std::size_t>(k)]; }
 
+  // ---- kernel workspace and outputs (oscm.hpp, oscm_dense.hpp, osim.hpp), sized at setup ----------------
+  // Built by the constructor and add(); the kernels only write into it (never allocate). Not thread-safe:
+  // one OperationalFrames per thread, like Data.
+  using MatrixX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  MatrixX Lambda;                              ///< oscm: Λ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
+  MatrixX Lambda_dense;                        ///< oscm_dense: the same Λ by J · LTDL-solve(Jᵀ)
+  MatrixX Lambda_inv;                          ///< osim: Λ⁻¹ (operational-space inertia), both triangles
+  FactorStatus status;                         ///< oscm: row = BODY whose joint pivot D_i is not > 0
+  FactorStatus dense_status;                   ///< oscm_dense: row = DoF whose LTDL pivot of H is not > 0
+  FactorStatus osim_status;                    ///< osim: row of Λ whose pivot is (numerically) not > 0
+  std::vector<int> parent;                     ///< the model's body parent array λ
+  std::vector<int> depth;                      ///< d_i = |anc(i)| (a root has depth 1)
+  std::vector<char> on_path;                   ///< body i is an ancestor of (or is) some frame's body
+  std::vector<char> omega_node;                ///< oscm: Ω_i is formed (i is, or is above, where two frames meet)
+  std::vector<int> omega_anchor;               ///< oscm: the nearest ancestor-or-self with omega_node (or no_parent)
+  std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i, stored linear-first (Π Ω_i Π, see oscm.hpp)
+  std::vector<detail::PivotMatrix<Scalar>> Dinv;  ///< oscm: D_i⁻¹ (n_i×n_i)
+  std::vector<Matrix6<Scalar>> K;              ///< oscm: K_{k←b(a)} (^aX_b(a))ᵀ for frame a, ancestor k (flat)
+  std::vector<Matrix6<Scalar>> SK;             ///< oscm: S_kᵀ K_{k←b(a)} (^aX_b(a))ᵀ in the first n_k rows (as K)
+  std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
+  MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ
+  MatrixX MinvJt;                              ///< oscm_dense: M⁻¹ Jᵀ
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> Lambda_factor;  ///< osim: LTDL factor of Λ, packed rows
+  AncestorPattern dense_pattern;               ///< osim: the chain λ(k) = k − 1: packed rows = the dense triangle
+
  private:
+  /// Sizes the outputs and the per-frame workspace for the current frames (setup only: allocates).
+  void size_workspace() {
+    const int m = rows_;
+    Lambda = MatrixX::Zero(m, m);
+    Lambda_dense = MatrixX::Zero(m, m);
+    Lambda_inv = MatrixX::Zero(m, m);
+    std::vector<int> chain(static_cast<std::size_t>(m));
+    for (int k = 0; k < m; ++k) chain[static_cast<std::size_t>(k)] = k - 1;
+    dense_pattern = AncestorPattern(chain);
+    Lambda_factor = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::Zero(dense_pattern.nonzeros());
+    Jt = MatrixX::Zero(nv_, m);
+    MinvJt = MatrixX::Zero(nv_, m);
+    K_offset.assign(frames_.size(), 0);
+    int total = 0;
+    for (std::size_t a = 0; a < frames_.size(); ++a) {
+      K_offset[a] = total;
+      total += depth[static_cast<std::size_t>(frames_[a].body)];
+    }
+    K.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
+    SK.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
+    // Ω is needed where two frames meet (their closest common ancestor, or their body if they share one)
+    // and above; only a frame's own diagonal block then sums joint terms (O(d) each, oscm.hpp O6').
+    omega_node.assign(static_cast<std::size_t>(nbodies_), 0);
+    for (std::size_t a = 0; a < frames_.size(); ++a)
+      for (std::size_t b = a + 1; b < frames_.size(); ++b) {
+        int x = frames_[a].body, y = frames_[b].body;
+        while (x != y) (x > y ? x : y) = parent[static_cast<std::size_t>(x > y ? x : y)];
+        for (; x != no_parent; x = parent[static_cast<std::size_t>(x)]) omega_node[static_cast<std::size_t>(x)] = 1;
+      }
+    omega_anchor.assign(static_cast<std::size_t>(nbodies_), no_parent);
+    for (int i = 0; i < nbodies_; ++i) {
+      const std::size_t ui = static_cast<std::size_t>(i);
+      omega_anchor[ui] = omega_node[ui] ? i : (parent[ui] == no_parent ? no_parent : omega_anchor[static_cast<std::size_t>(parent[ui])]);
+    }
+  }
+
   struct Entry {
     std::string name;
     int body = 0;

@@ -1,0 +1,264 @@
+// oscm: the operational-space compliance matrix Λ = J M⁻¹ Jᵀ of n_c frames by the Υ / EFPA recursion, O(N + n_c·d + n_c²).
+//
+// Reference: ../shared/design/algorithms.md §5.1; seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt),
+// Appendix, eqs. 60–69 (Jain's articulated-body quantities with q̇ = 0: ψ(℘(k),k) = ^{λ(k)}X*_k P_k,
+// H*D⁻¹H = Ω^J, the base-to-tips Υ recursion eqs. 67–68, the Ω(i,j) = Ω(i,k) ψ(k,j) products of eq. 69);
+// the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); ABA pieces from aba.hpp (§3.1).
+// Seed 001 names J M⁻¹ Jᵀ the OSCM; Khatib's operational-space inertia is its inverse (osim.hpp).
+//
+// Definitions (code 0-based: paper body k ↔ code k−1; "λ(i) ≠ 0" ↔ "parent != no_parent"):
+//   P_i = 1 − U_i D_i⁻¹ S_iᵀ  (articulated force propagator),   Ω^J_i = S_i D_i⁻¹ S_iᵀ,
+//   G_i = ^{λ(i)}X*_i P_i = X_iᵀ P_i (X_i = ^iX_λ(i): a force in i coordinates carried to λ(i)),
+//   K_{k←j} = G_{c_1} ⋯ G_j (path j → … → c_1 → k),  K_{j←j} = 1.
+// Pseudo-code:
+//   O1  X_i = XJ(q_i) X_T(i);  IA_i = I_i                         (ABA pass 1 with q̇ = 0: no velocity terms)
+//   O2  for i = N..1:  U_i = IA_i S_i;  D_i = S_iᵀ U_i;  D_i⁻¹ (Cholesky; D_i not ≻ 0 → status, Λ = NaN);
+//                      Û_i = U_i D_i⁻¹                                                      (ABA pass 2)
+//   O3     if λ(i) ≠ 0:  IA_λ(i) += X_iᵀ (IA_i − U_i Û_iᵀ) X_i
+//   O4  for i = 1..N on a path from a frame's body to the root (EFPA: the other bodies are never needed):
+//         Ω_i = Ω^J_i + G_iᵀ Ω_λ(i) G_i   (Ω_λ(i) = 0 at a root)              (S1 eqs. 67–68: Υ(k))
+//   O5  for each frame a on body b = b(a):  K_{b,a} = (^aX_b)ᵀ;  for k = b, λ(b), …, the root:
+//         r_{k,a} = S_kᵀ K_{k,a};  K_{λ(k),a} = G_k K_{k,a} = X_kᵀ (K_{k,a} − Û_k r_{k,a})   (S1 eq. 69)
+//   O6  for each pair a ≤ a':  c = cca(b(a), b(a'))  (while x ≠ y: if x > y then x = λ(x) else y = λ(y));
+//         Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} on the selected rows and columns (0 if there is no common
+//         ancestor: two subtrees of a fixed base);  Λ_a'a = Λ_aa'ᵀ;  diagonal blocks symmetrized.
+// oscm_faithful runs O4 on every path body. oscm (the optimised variant, tested against it) forms Ω only
+// at the closest common ancestors of pairs of distinct frames and above (frames.omega_node; for the
+// humanoid's feet and hands: the torso alone), so every off-diagonal pair reads Ω_c directly, and a
+// frame's diagonal block completes Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} below the nearest such
+// anchor w term by term (O(d) per frame, so the bound O(N + n_c·d + n_c²) holds):
+//   O6' Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c, λ(c), … below w} r_{k,a}ᵀ D_k⁻¹ r_{k,a'}
+// (a rank-1 term per 1-DoF joint, 36 multiplications, against ~350 for one step of O4).
+// How O4 is evaluated (the EFPA observation, exact algebra, no 6×6×6 products): with T = X_i Ω_λ X_iᵀ,
+//   G_iᵀ Ω_λ G_i + Ω^J_i = Pᵀ T P + S D⁻¹ Sᵀ = T − (S Wᵀ + W Sᵀ),   W = T Û − ½ S (Ûᵀ T Û + D⁻¹)
+// (a rank-2 correction for a 1-DoF joint, W one 6-vector). T is a motion-side congruence; it is the
+// force-side one of articulated_inertia.hpp with the 3×3 blocks swapped (Π X* Π = X, Π = [0 1; 1 0]),
+// so it reuses those block formulas (about 220 multiplications, exactly symmetric).
+// Contract: frames built on this model (OperationalFrames(model), then add()). q has model.nq() entries.
+// Writes data.Xup, data.IA, data.D, data.U, data.U_Dinv, frames.Dinv, frames.Omega, frames.K, frames.SK,
+// frames.status and frames.Lambda (returned): rows() × rows(), both triangles, symmetric. Λ's row
+// offset(a) + k is frame a's spatial row row_index(a, k) of its LOCAL frame ([ω; v] in frame a
+// coordinates, as frame_jacobian(…, ReferenceFrame::local)). A joint pivot D_i that is not positive
+// definite stops the kernel: frames.status names that BODY and Λ is NaN. Cost O(N + n_c·d + n_c²)
+// (d = depth of the deepest frame body). noexcept; never allocates.
+#pragma once
+
+#include <limits>
+
+#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/operational_frames.hpp"
+#include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/model/data.hpp"
+#include "treedyn/model/model.hpp"
+#include "treedyn/spatial/articulated_inertia.hpp"
+
+namespace treedyn {
+namespace detail {
+
+/// A 6×n_i block (S_i, Û_i) with n_i fixed (1) or dynamic (≤ 6).
+template <class Scalar, int NI>
+using OscmJointBlock = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, (NI == Eigen::Dynamic ? 6 : NI)>;
+
+/// X Ω Xᵀ for a symmetric motion-side matrix Ω (a compliance: force → acceleration), X = ^B X_A = (E, r):
+/// Π (X* (Π Ω Π) X*ᵀ) Π with the 3×3 block formulas of articulated_inertia.hpp.
+template <class Scalar>
+Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<Scalar>& Omega) noexcept {
+  const SymmetricBlocks<Scalar> in = symmetric_blocks(Omega);
+  const SymmetricBlocks<Scalar> swapped{in.C, in.B.transpose(), in.A};
+  const SymmetricBlocks<Scalar> out = rotate_blocks(shift_blocks(swapped, X.r), X.E);
+  return assemble(SymmetricBlocks<Scalar>{out.C, out.B.transpose(), out.A}).M;
+}
+
+/// O2's pivot: D_i⁻¹ into frames.Dinv[i] and Û_i = U_i D_i⁻¹ into data.U_Dinv. False if D_i is not ≻ 0.
+template <class Scalar, int N>
+bool oscm_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
+                int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(i)];
+  if (ni == 1) {
+    const Scalar d = data.D[i](0, 0);
+    if (!(d > Scalar(0))) return false;
+    data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division, as aba.hpp (exact axis-aligned projections)
+    Dinv(0, 0) = Scalar(1) / d;
+    return true;
+  }
+  PivotMatrix<Scalar> L = data.D[i];
+  if (!factor_joint_pivot(L)) return false;
+  Dinv.setIdentity(ni, ni);
+  solve_joint_pivot(L, Dinv);
+  data.U_Dinv.middleCols(vi, ni).noalias() = data.U.middleCols(vi, ni).lazyProduct(Dinv);
+  return true;
+}
+
+/// O4 for body i: Ω_i = T − (S Wᵀ + W Sᵀ), W = T Û − ½ S (Ûᵀ T Û + D⁻¹), T = X_i Ω_λ(i) X_iᵀ (0 at a root).
+template <int NI, class Scalar, int N>
+void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
+                int i) noexcept {
+  using Block = OscmJointBlock<Scalar, NI>;
+  using Square = Eigen::Matrix<Scalar, NI, NI, Eigen::ColMajor, (NI == Eigen::Dynamic ? 6 : NI),
+                               (NI == Eigen::Dynamic ? 6 : NI)>;
+  const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
+  const Block S = model.motion_subspace(i);
+  const Block Uhat = data.U_Dinv.middleCols(vi, ni);
+  const Matrix6<Scalar> T = (p == no_parent) ? Matrix6<Scalar>::Zero().eval()
+                                             : transport_compliance(data.Xup[i], frames.Omega[static_cast<std::size_t>(p)]);
+  Block W = T * Uhat;
+  Square A = frames.Dinv[static_cast<std::size_t>(i)];
+  A.noalias() += Uhat.transpose() * W;
+  W.noalias() -= S * (Scalar(0.5) * A);
+  Matrix6<Scalar> R;
+  R.noalias() = S * W.transpose();
+  frames.Omega[static_cast<std::size_t>(i)] = T - (R + R.transpose());  // exactly symmetric
+}
+
+/// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, G_k K = X_kᵀ (K − Û_k SK) into K_next.
+template <int NI, class Scalar, int N>
+void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, const Matrix6<Scalar>& K,
+                    Matrix6<Scalar>& SK, Matrix6<Scalar>* K_next) noexcept {
+  using Block = OscmJointBlock<Scalar, NI>;
+  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, (NI == Eigen::Dynamic ? 6 : NI), 6>;
+  const int vk = model.v_offset(k), nk = static_cast<int>(model.motion_subspace(k).cols());
+  const Block S = model.motion_subspace(k);
+  const Rows StK = S.transpose() * K;
+  SK.topRows(nk) = StK;
+  if (K_next == nullptr) return;
+  Matrix6<Scalar> PK = K;
+  PK.noalias() -= data.U_Dinv.middleCols(vk, nk) * StK;
+  // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once (3×6 blocks, not column by column)
+  const Transform<Scalar>& X = data.Xup[k];
+  const Eigen::Matrix<Scalar, 3, 6> Etf = X.E.transpose() * PK.template bottomRows<3>();
+  Eigen::Matrix<Scalar, 3, 6> top = X.E.transpose() * PK.template topRows<3>();
+  top.noalias() += skew(X.r) * Etf;
+  K_next->template topRows<3>() = top;
+  K_next->template bottomRows<3>() = Etf;
+}
+
+/// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
+template <int NI, class Scalar>
+void oscm_add_joint_term(const OperationalFrames<Scalar>& frames, int k, const Matrix6<Scalar>& SKa,
+                         const Matrix6<Scalar>& SKb, Matrix6<Scalar>& B) noexcept {
+  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, (NI == Eigen::Dynamic ? 6 : NI), 6>;
+  const detail::PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(k)];
+  const int nk = static_cast<int>(Dinv.rows());
+  const Rows ra = SKa.topRows(nk);
+  Rows Dinv_rb(nk, 6);
+  if (NI == 1) Dinv_rb = Dinv(0, 0) * SKb.topRows(nk);
+  else Dinv_rb.noalias() = Dinv.lazyProduct(SKb.topRows(nk));
+  B.noalias() += ra.transpose() * Dinv_rb;
+}
+
+/// O6: closest common ancestor of bodies x and y (no_parent if they hang from different roots).
+template <class Scalar>
+int oscm_common_ancestor(const OperationalFrames<Scalar>& frames, int x, int y) noexcept {
+  while (x != y) {
+    if (x > y) x = frames.parent[static_cast<std::size_t>(x)];
+    else y = frames.parent[static_cast<std::size_t>(y)];
+  }
+  return x;
+}
+
+/// Index of frame a's path entry (K, SK) at its ancestor c.
+template <class Scalar>
+std::size_t oscm_slot(const OperationalFrames<Scalar>& frames, int a, int c) noexcept {
+  const int b = frames.body(a);
+  const int t = frames.depth[static_cast<std::size_t>(b)] - frames.depth[static_cast<std::size_t>(c)];
+  return static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)] + t);
+}
+
+/// Copies the selected rows / columns of the 6×6 block B of the frame pair (a, a2) into Λ, both triangles.
+template <class Scalar>
+void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Matrix6<Scalar>& B) noexcept {
+  const int ra = frames.row_offset(a), rb = frames.row_offset(a2);
+  for (int l = 0; l < frames.row_count(a2); ++l) {
+    const int jl = frames.row_index(a2, l);
+    for (int k = 0; k < frames.row_count(a); ++k) {
+      const Scalar value = B(frames.row_index(a, k), jl);
+      frames.Lambda(ra + k, rb + l) = value;
+      frames.Lambda(rb + l, ra + k) = value;
+    }
+  }
+}
+
+/// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
+/// Reduced: Ω_i only where two frames meet and above (frames.omega_node); a diagonal block, whose
+/// c has no Ω, adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
+/// S_kᵀ K already formed in O5: Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
+/// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
+template <bool Faithful, class Scalar, int N, class Dq>
+const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                             const Eigen::MatrixBase<Dq>& q,
+                                                             OperationalFrames<Scalar>& frames) noexcept {
+  TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
+                 "oscm: the frames were built for another model");
+  joint_transforms(model, data, q);                                                  // O1
+  for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));
+  for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // O2
+    aba_form_U(model, data, i);
+    aba_form_pivot(model, data, i);
+    if (!oscm_pivot(model, data, frames, i)) {
+      frames.status = FactorStatus::non_positive_pivot(i);
+      frames.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+      return frames.Lambda;
+    }
+    if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);          // O3
+  }
+  frames.status = FactorStatus::success();
+  const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
+  for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
+    if (!omega_node[static_cast<std::size_t>(i)]) continue;
+    if (model.motion_subspace(i).cols() == 1) oscm_omega<1>(model, data, frames, i);
+    else oscm_omega<Eigen::Dynamic>(model, data, frames, i);
+  }
+  for (int a = 0; a < frames.size(); ++a) {                                          // O5
+    std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
+    frames.K[slot] = frames.placement(a).inverse().force_matrix();                  // (^aX_b)ᵀ = ^bX*_a
+    for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
+      Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
+      if (model.motion_subspace(k).cols() == 1) oscm_propagate<1>(model, data, k, frames.K[slot], frames.SK[slot], next);
+      else oscm_propagate<Eigen::Dynamic>(model, data, k, frames.K[slot], frames.SK[slot], next);
+    }
+  }
+  for (int a = 0; a < frames.size(); ++a) {                                          // O6
+    for (int a2 = a; a2 < frames.size(); ++a2) {
+      const int c = oscm_common_ancestor(frames, frames.body(a), frames.body(a2));
+      Matrix6<Scalar> B = Matrix6<Scalar>::Zero();
+      if (c != no_parent) {
+        const int w = Faithful ? c : frames.omega_anchor[static_cast<std::size_t>(c)];
+        if (w != no_parent) {
+          const Matrix6<Scalar> OmegaK = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+          B.noalias() = frames.K[oscm_slot(frames, a, w)].transpose() * OmegaK;
+        }
+        for (int k = c; k != w; k = model.parent(k)) {
+          const Matrix6<Scalar>& SKa = frames.SK[oscm_slot(frames, a, k)];
+          const Matrix6<Scalar>& SKb = frames.SK[oscm_slot(frames, a2, k)];
+          if (model.motion_subspace(k).cols() == 1) oscm_add_joint_term<1>(frames, k, SKa, SKb, B);
+          else oscm_add_joint_term<Eigen::Dynamic>(frames, k, SKa, SKb, B);
+        }
+        if (a == a2) B = Scalar(0.5) * (B + B.transpose()).eval();
+      }
+      oscm_store_block(frames, a, a2, B);
+    }
+  }
+  return frames.Lambda;
+}
+
+}  // namespace detail
+
+/// Λ = J M(q)⁻¹ Jᵀ for the frames (reduced Ω, see oscm_impl); status in frames.status. Returns frames.Lambda.
+template <class Scalar, int N, class Dq>
+const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                        const Eigen::MatrixBase<Dq>& q,
+                                                        OperationalFrames<Scalar>& frames) noexcept {
+  return detail::oscm_impl<false>(model, data, q, frames);
+}
+
+/// The same Λ by the pseudo-code as written (Ω_i on every path body); the reference for oscm.
+template <class Scalar, int N, class Dq>
+const typename OperationalFrames<Scalar>::MatrixX& oscm_faithful(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                                 const Eigen::MatrixBase<Dq>& q,
+                                                                 OperationalFrames<Scalar>& frames) noexcept {
+  return detail::oscm_impl<true>(model, data, q, frames);
+}
+
+}  // namespace treedyn

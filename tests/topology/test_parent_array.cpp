@@ -239,3 +239,26 @@ TEST_CASE("ancestor ranges on Tree 1", "[topology][parent_array]") {
   ++it;
   CHECK(it == range.end());
 }
+
+TEST_CASE("closest_common_ancestor on Tree 1 and a forest", "[topology][parent_array]") {
+  const ParentArray t = tree1();  // 0-based: -1, 0, 0, 1, 1, 2, 2
+  CHECK(treedyn::closest_common_ancestor(t, 3, 4) == 1);  // siblings: their parent
+  CHECK(treedyn::closest_common_ancestor(t, 3, 6) == 0);  // different branches: the root
+  CHECK(treedyn::closest_common_ancestor(t, 6, 2) == 2);  // an ancestor of the other: itself
+  CHECK(treedyn::closest_common_ancestor(t, 5, 5) == 5);
+  // Exhaustively against the definition: the deepest node on both paths to the base (ancestor-or-self).
+  const std::vector<int> d = treedyn::depths(t);
+  for (int x = 0; x < 7; ++x)
+    for (int y = 0; y < 7; ++y) {
+      int best = no_parent;
+      for (int c = 0; c < 7; ++c) {
+        const bool on_x = c == x || treedyn::is_ancestor(t, c, x), on_y = c == y || treedyn::is_ancestor(t, c, y);
+        if (on_x && on_y && (best == no_parent || d[static_cast<std::size_t>(c)] > d[static_cast<std::size_t>(best)]))
+          best = c;
+      }
+      CHECK(treedyn::closest_common_ancestor(t, x, y) == best);
+    }
+  const ParentArray forest{-1, 0, -1, 2};  // two roots: nodes of different trees share no ancestor
+  CHECK(treedyn::closest_common_ancestor(forest, 1, 3) == no_parent);
+  CHECK(treedyn::closest_common_ancestor(forest, 3, 2) == 2);
+}

@@ -83,22 +83,41 @@ void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i)
   else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
 }
 
-/// Factors the pivot data.D[i] and forms U_i D_i⁻¹ and D_i⁻¹ u_i. False if D_i is not positive definite.
+/// Factors the pivot data.D[i] into L (for a 1-DoF joint L = D_i) and forms U_i D_i⁻¹, and D_i⁻¹ itself
+/// when Dinv is given (the OSCM needs it). False if D_i is not positive definite.
 template <class Scalar, int N>
-bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+bool aba_factor_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i, PivotMatrix<Scalar>& L,
+                      PivotMatrix<Scalar>* Dinv = nullptr) noexcept {
   const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  L = data.D[i];
   if (ni == 1) {
-    const Scalar d = data.D[i](0, 0);
+    const Scalar d = L(0, 0);
     if (!(d > Scalar(0))) return false;
-    data.U_Dinv.col(vi) = data.U.col(vi) / d;
-    data.Dinv_u(vi) /= d;
+    data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division: exact for axis-aligned projections
+    if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
     return true;
   }
-  PivotMatrix<Scalar> L = data.D[i];
   if (!factor_joint_pivot(L)) return false;
   Eigen::Matrix<Scalar, Eigen::Dynamic, 6, Eigen::ColMajor, 6, 6> Dinv_Ut = data.U.middleCols(vi, ni).transpose();
   solve_joint_pivot(L, Dinv_Ut);
   data.U_Dinv.middleCols(vi, ni) = Dinv_Ut.transpose();
+  if (Dinv != nullptr) {
+    Dinv->setIdentity(ni, ni);
+    solve_joint_pivot(L, *Dinv);
+  }
+  return true;
+}
+
+/// Factors the pivot data.D[i] and forms U_i D_i⁻¹ and D_i⁻¹ u_i. False if D_i is not positive definite.
+template <class Scalar, int N>
+bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  PivotMatrix<Scalar> L;
+  if (!aba_factor_pivot(model, data, i, L)) return false;
+  if (ni == 1) {
+    data.Dinv_u(vi) /= L(0, 0);
+    return true;
+  }
   Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1> Dinv_u = data.Dinv_u.segment(vi, ni);
   solve_joint_pivot(L, Dinv_u);
   data.Dinv_u.segment(vi, ni) = Dinv_u;

@@ -127,9 +127,10 @@ class OperationalFrames {
   std::vector<char> on_path;                   ///< body i is an ancestor of (or is) some frame's body
   std::vector<char> omega_node;                ///< oscm: Ω_i is formed (i is, or is above, where two frames meet)
   std::vector<int> omega_anchor;               ///< oscm: the nearest ancestor-or-self with omega_node (or no_parent)
-  std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i, stored linear-first (Π Ω_i Π, see oscm.hpp)
+  std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i (motion side, angular first)
   std::vector<detail::PivotMatrix<Scalar>> Dinv;  ///< oscm: D_i⁻¹ (n_i×n_i)
-  std::vector<Matrix6<Scalar>> K;              ///< oscm: K_{k←b(a)} (^aX_b(a))ᵀ for frame a, ancestor k (flat)
+  std::vector<Matrix6<Scalar>> K;              ///< oscm: K_{k←b(a)} (^aX_b(a))ᵀ for frame a, ancestor k (flat;
+                                               ///< the first entry of each frame, k = b(a), is set at setup)
   std::vector<Matrix6<Scalar>> SK;             ///< oscm: S_kᵀ K_{k←b(a)} (^aX_b(a))ᵀ in the first n_k rows (as K)
   std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
   MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ
@@ -157,14 +158,15 @@ class OperationalFrames {
       total += depth[static_cast<std::size_t>(frames_[a].body)];
     }
     K.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
+    for (std::size_t a = 0; a < frames_.size(); ++a)  // K_{b←b} (^aX_b)ᵀ = ^bX*_a: constant, the kernels read it
+      K[static_cast<std::size_t>(K_offset[a])] = frames_[a].placement.inverse().force_matrix();
     SK.assign(static_cast<std::size_t>(total), Matrix6<Scalar>::Zero());
     // Ω is needed where two frames meet (their closest common ancestor, or their body if they share one)
     // and above; only a frame's own diagonal block then sums joint terms (O(d) each, oscm.hpp O6').
     omega_node.assign(static_cast<std::size_t>(nbodies_), 0);
     for (std::size_t a = 0; a < frames_.size(); ++a)
       for (std::size_t b = a + 1; b < frames_.size(); ++b) {
-        int x = frames_[a].body, y = frames_[b].body;
-        while (x != y) (x > y ? x : y) = parent[static_cast<std::size_t>(x > y ? x : y)];
+        int x = closest_common_ancestor(parent, frames_[a].body, frames_[b].body);
         for (; x != no_parent; x = parent[static_cast<std::size_t>(x)]) omega_node[static_cast<std::size_t>(x)] = 1;
       }
     omega_anchor.assign(static_cast<std::size_t>(nbodies_), no_parent);

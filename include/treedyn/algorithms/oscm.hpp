@@ -70,27 +70,6 @@ Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<S
   return assemble(SymmetricBlocks<Scalar>{out.C, out.B.transpose(), out.A}).M;
 }
 
-/// O2's pivot: D_i⁻¹ into frames.Dinv[i] and Û_i = U_i D_i⁻¹ into data.U_Dinv. False if D_i is not ≻ 0.
-template <class Scalar, int N>
-bool oscm_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                int i) noexcept {
-  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
-  PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(i)];
-  if (ni == 1) {
-    const Scalar d = data.D[i](0, 0);
-    if (!(d > Scalar(0))) return false;
-    data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division, as aba.hpp (exact axis-aligned projections)
-    Dinv(0, 0) = Scalar(1) / d;
-    return true;
-  }
-  PivotMatrix<Scalar> L = data.D[i];
-  if (!factor_joint_pivot(L)) return false;
-  Dinv.setIdentity(ni, ni);
-  solve_joint_pivot(L, Dinv);
-  data.U_Dinv.middleCols(vi, ni).noalias() = data.U.middleCols(vi, ni).lazyProduct(Dinv);
-  return true;
-}
-
 /// O4 for body i: Ω_i = T − (S Wᵀ + W Sᵀ), W = T Û − ½ S (Ûᵀ T Û + D⁻¹), T = X_i Ω_λ(i) X_iᵀ (0 at a root).
 template <int NI, class Scalar, int N>
 void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
@@ -148,16 +127,6 @@ void oscm_add_joint_term(const OperationalFrames<Scalar>& frames, int k, const M
   B.noalias() += ra.transpose() * Dinv_rb;
 }
 
-/// O6: closest common ancestor of bodies x and y (no_parent if they hang from different roots).
-template <class Scalar>
-int oscm_common_ancestor(const OperationalFrames<Scalar>& frames, int x, int y) noexcept {
-  while (x != y) {
-    if (x > y) x = frames.parent[static_cast<std::size_t>(x)];
-    else y = frames.parent[static_cast<std::size_t>(y)];
-  }
-  return x;
-}
-
 /// Index of frame a's path entry (K, SK) at its ancestor c.
 template <class Scalar>
 std::size_t oscm_slot(const OperationalFrames<Scalar>& frames, int a, int c) noexcept {
@@ -196,7 +165,8 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // O2
     aba_form_U(model, data, i);
     aba_form_pivot(model, data, i);
-    if (!oscm_pivot(model, data, frames, i)) {
+    PivotMatrix<Scalar> L;                                                           // D_i⁻¹ into frames.Dinv[i]
+    if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)])) {
       frames.status = FactorStatus::non_positive_pivot(i);
       frames.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
       return frames.Lambda;
@@ -212,7 +182,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
-    frames.K[slot] = frames.placement(a).inverse().force_matrix();                  // (^aX_b)ᵀ = ^bX*_a
+    // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
       Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
       if (model.motion_subspace(k).cols() == 1) oscm_propagate<1>(model, data, k, frames.K[slot], frames.SK[slot], next);
@@ -221,7 +191,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O6
     for (int a2 = a; a2 < frames.size(); ++a2) {
-      const int c = oscm_common_ancestor(frames, frames.body(a), frames.body(a2));
+      const int c = closest_common_ancestor(frames.parent, frames.body(a), frames.body(a2));
       Matrix6<Scalar> B = Matrix6<Scalar>::Zero();
       if (c != no_parent) {
         const int w = Faithful ? c : frames.omega_anchor[static_cast<std::size_t>(c)];

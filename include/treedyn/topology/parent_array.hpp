@@ -242,6 +242,22 @@ constexpr bool is_ancestor(const Parents& lambda, int a, int i) noexcept {
   return j == a;
 }
 
+/// The closest common ancestor-or-self of nodes x and y (x itself if x is an ancestor of y), or no_parent
+/// when they hang from different roots. Walks up from the larger index (parents have smaller indices):
+/// while x != y, replace the larger of the two by its parent. Preconditions (asserted in debug builds):
+/// lambda regular, 0 <= x, y < n. O(d_x + d_y); noexcept, never allocates.
+template <class Parents>
+constexpr int closest_common_ancestor(const Parents& lambda, int x, int y) noexcept {
+  detail::check_parent_container<Parents>();
+  TREEDYN_ASSERT(x >= 0 && x < detail::node_count(lambda) && y >= 0 && y < detail::node_count(lambda),
+                 "closest_common_ancestor: node index out of range");
+  while (x != y) {
+    if (x > y) x = detail::parent_at(lambda, x);
+    else y = detail::parent_at(lambda, y);
+  }
+  return x;
+}
+
 /// Range over the proper ancestors of i: lambda(i), lambda(lambda(i)), ..., excluding i and the base
 /// (the paper's anc(i) without i). Usable in range-for. Preconditions (asserted): lambda regular,
 /// 0 <= i < n. The range refers to `lambda`, which must outlive it. noexcept, never allocates.

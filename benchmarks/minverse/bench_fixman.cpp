@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "minverse/chains.hpp"
-#include "treedyn/algorithms/minv_apply_fixman.hpp"
+#include "treedyn/algorithms/minverse_apply_fixman.hpp"
 #include "treedyn/model/configuration.hpp"
 
 namespace {
@@ -17,13 +17,15 @@ void register_fixman(const std::string& scalar) {
     benchmark::RegisterBenchmark(("MinvApplyFixman/" + name + "/" + scalar).c_str(),
                                  [model = model](benchmark::State& state) {
                                    treedyn::FixmanWorkspace<Scalar> ws(model);
+                                   treedyn::Data<Scalar> fdata(model);
                                    const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> q =
                                        treedyn::random_configuration(model, 1);
                                    const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> b =
                                        Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::LinSpaced(model.nv(), Scalar(-1),
                                                                                            Scalar(1));
                                    for (auto _ : state) {
-                                     benchmark::DoNotOptimize(treedyn::minv_apply_fixman(model, ws, q, b).data());
+                                     benchmark::DoNotOptimize(
+                                         treedyn::minverse_apply_fixman(model, fdata, ws, q, b).data());
                                      benchmark::ClobberMemory();
                                    }
                                    state.counters["n"] = static_cast<double>(model.nv());

@@ -68,8 +68,13 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
     treedyn::ltdl_inverse(A, m.dof_parents(), d.Minv);
     benchmark::DoNotOptimize(d.Minv.data());
   });
-  add("MinverseABA", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX&, auto&) {
-    benchmark::DoNotOptimize(treedyn::minverse_aba(m, d, q_).data());
+  benchmark::RegisterBenchmark(("MinverseABA" + suffix).c_str(), [model, q](benchmark::State& st) {
+    Data<S> data(model);
+    treedyn::MinverseAbaWorkspace<S> ws(model);
+    for (auto _ : st) {
+      benchmark::DoNotOptimize(treedyn::minverse_aba(model, data, ws, q).data());
+      benchmark::ClobberMemory();
+    }
   });
   add("LTDLSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
     treedyn::crba(m, d, q_);

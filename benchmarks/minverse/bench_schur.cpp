@@ -33,7 +33,7 @@ void register_schur(const std::string& robot, const treedyn::Model<S>& model, co
     treedyn::Data<S> data(model);
     treedyn::SchurWorkspace<S> ws(model);
     for (auto _ : st) {
-      benchmark::DoNotOptimize(treedyn::minv_apply_schur(model, data, ws, q, tau).data());
+      benchmark::DoNotOptimize(treedyn::minverse_apply_schur(model, data, ws, q, tau).data());
       benchmark::ClobberMemory();
     }
   });

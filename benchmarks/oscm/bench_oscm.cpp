@@ -51,12 +51,12 @@ void register_case(const std::string& name, const Model<double>& md, const Frame
       st.counters["rows"] = f.rows();
     });
   };
-  add("OSCM", [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm(m, d, q_, f); });
+  add("OSCM", [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm(m, d, f, q_); });
   add("OSCMFaithful",
-      [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm_faithful(m, d, q_, f); });
+      [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm_faithful(m, d, f, q_); });
   add("OSCMDense",
-      [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm_dense(m, d, q_, f); });
-  add("OSIM", [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::osim(m, d, q_, f); });
+      [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::oscm_dense(m, d, f, q_); });
+  add("OSIM", [](const auto& m, auto& d, const auto& q_, auto& f) -> const auto& { return treedyn::osim(m, d, f, q_); });
 }
 
 void register_both(const std::string& name, const Model<double>& md, const FrameSpec& spec) {

@@ -1,4 +1,4 @@
-// minv_apply_fixman (issue 5, part C; seed 002, algorithms.md §4.4): M⁻¹b by Fixman's soft/hard variables
+// minverse_apply_fixman (issue 5, part C; seed 002, algorithms.md §4.4): M⁻¹b by Fixman's soft/hard variables
 // equals the dense solve with CRBA's H on random revolute/prismatic chains (n = 1…60, several seeds), arm7
 // and puma560, within c·n·ε·κ(H); the chosen D–H frames make α ≡ 0 and keep the five hard coordinates
 // constant under joint motion; the autodiff Lie derivatives equal central finite differences of the
@@ -14,7 +14,7 @@
 #include "support/random.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
-#include "treedyn/algorithms/minv_apply_fixman.hpp"
+#include "treedyn/algorithms/minverse_apply_fixman.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/robots/robots.hpp"
@@ -45,7 +45,8 @@ void require_matches_crba(const Model<double>& md, std::uint64_t seed) {
   double kappa = 0.0;
   const VectorXd ref = crba_dense_solve(md, q.template cast<double>(), b.template cast<double>(), &kappa);
   FixmanWorkspace<T> ws(model);
-  const Eigen::Matrix<T, Eigen::Dynamic, 1>& x = minv_apply_fixman(model, ws, q, b);
+  Data<T> fdata(model);
+  const Eigen::Matrix<T, Eigen::Dynamic, 1>& x = minverse_apply_fixman(model, fdata, ws, q, b);
   REQUIRE(ws.status.ok());
   const double err = (x.template cast<double>() - ref).norm();
   const double tol = 64.0 * (model.nv() + 1) * eps<T>() * kappa * ref.norm();
@@ -75,7 +76,7 @@ Matrix6<double> finite_difference(const Transform<double>& after, double sign, c
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("minv_apply_fixman equals the dense solve with CRBA's H on random chains n = 1…60",
+TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve with CRBA's H on random chains n = 1…60",
                    "[minverse][fixman]", float, double) {
   using T = TestType;
   for (int n = 1; n <= 60; ++n) {
@@ -93,7 +94,7 @@ TEMPLATE_TEST_CASE("minv_apply_fixman equals the dense solve with CRBA's H on ra
   }
 }
 
-TEMPLATE_TEST_CASE("minv_apply_fixman equals the dense solve on arm7 and puma560 (massless first link)",
+TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve on arm7 and puma560 (massless first link)",
                    "[minverse][fixman]", float, double) {
   using T = TestType;
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
@@ -103,7 +104,7 @@ TEMPLATE_TEST_CASE("minv_apply_fixman equals the dense solve on arm7 and puma560
   }
 }
 
-TEST_CASE("minv_apply_fixman: the full inverse equals inv(H) column by column (puma560 at q = π/3)",
+TEST_CASE("minverse_apply_fixman: the full inverse equals inv(H) column by column (puma560 at q = π/3)",
           "[minverse][fixman]") {
   const Model<double> model = robots::puma560<double>();
   const VectorXd q = VectorXd::Constant(6, std::acos(-1.0) / 3.0);
@@ -111,24 +112,26 @@ TEST_CASE("minv_apply_fixman: the full inverse equals inv(H) column by column (p
   crba(model, data, q);
   const Eigen::MatrixXd Hinv = data.H.inverse();
   FixmanWorkspace<double> ws(model);
+  Data<double> fdata(model);
   Eigen::MatrixXd X(6, 6);
-  for (int j = 0; j < 6; ++j) X.col(j) = minv_apply_fixman(model, ws, q, VectorXd::Unit(6, j));
+  for (int j = 0; j < 6; ++j) X.col(j) = minverse_apply_fixman(model, fdata, ws, q, VectorXd::Unit(6, j));
   REQUIRE((X - Hinv).norm() <= 1e-10 * Hinv.norm() * spd_condition(data.H));
   REQUIRE((data.H * X - Eigen::MatrixXd::Identity(6, 6)).norm() <= 1e-10 * spd_condition(data.H));
 }
 
-TEST_CASE("minv_apply_fixman: the D–H frames give α ≡ 0, constant hard coordinates and s = q + const",
+TEST_CASE("minverse_apply_fixman: the D–H frames give α ≡ 0, constant hard coordinates and s = q + const",
           "[minverse][fixman]") {
   for (const Model<double>& model :
        {robots::random_chain<double>(25, 4, {JointType::revolute, JointType::prismatic}), robots::arm7<double>(),
         robots::puma560<double>()}) {
     FixmanWorkspace<double> ws(model);
+    Data<double> fdata(model);
     const int n = model.nv();
     const VectorXd q1 = random_configuration(model, 31), q2 = random_configuration(model, 32);
     const VectorXd b = VectorXd::Ones(n);
-    (void)minv_apply_fixman(model, ws, q1, b);
+    (void)minverse_apply_fixman(model, fdata, ws, q1, b);
     const std::vector<Transform<double>> T1 = ws.T;
-    (void)minv_apply_fixman(model, ws, q2, b);
+    (void)minverse_apply_fixman(model, fdata, ws, q2, b);
     for (int k = 0; k < n; ++k) {
       INFO("body " << k);
       const Vector6<double> c1 = fixman_coordinates(T1[static_cast<std::size_t>(k)]);
@@ -146,12 +149,13 @@ TEST_CASE("minv_apply_fixman: the D–H frames give α ≡ 0, constant hard coor
   }
 }
 
-TEST_CASE("minv_apply_fixman: autodiff Lie derivatives equal central finite differences along exp(hẼ_i)",
+TEST_CASE("minverse_apply_fixman: autodiff Lie derivatives equal central finite differences along exp(hẼ_i)",
           "[minverse][fixman]") {
   const Model<double> model = robots::random_chain<double>(12, 5, {JointType::revolute, JointType::prismatic});
   FixmanWorkspace<double> ws(model);
+  Data<double> fdata(model);
   const VectorXd q = random_configuration(model, 41);
-  (void)minv_apply_fixman(model, ws, q, VectorXd::Ones(model.nv()));
+  (void)minverse_apply_fixman(model, fdata, ws, q, VectorXd::Ones(model.nv()));
   for (int k = 0; k < model.nv(); ++k) {
     INFO("body " << k);
     const std::size_t kk = static_cast<std::size_t>(k);
@@ -169,7 +173,7 @@ TEST_CASE("minv_apply_fixman: autodiff Lie derivatives equal central finite diff
   }
 }
 
-TEST_CASE("minv_apply_fixman rejects what it cannot handle, naming the body", "[minverse][fixman]") {
+TEST_CASE("minverse_apply_fixman rejects what it cannot handle, naming the body", "[minverse][fixman]") {
   using Catch::Matchers::Contains;
   // a branched tree
   CHECK_THROWS_AS(FixmanWorkspace<double>(robots::random_tree<double>(12, 3)), std::invalid_argument);
@@ -199,20 +203,21 @@ TEST_CASE("minv_apply_fixman rejects what it cannot handle, naming the body", "[
   CHECK(fixman_supported(robots::random_chain<double>(20, 1, {JointType::revolute, JointType::prismatic})));
 }
 
-TEMPLATE_TEST_CASE("minv_apply_fixman reports a non-finite configuration by the status, never NaN in x",
+TEMPLATE_TEST_CASE("minverse_apply_fixman reports a non-finite configuration by the status, never NaN in x",
                    "[minverse][fixman]", float, double) {
   using T = TestType;
   const Model<T> model = robots::arm7<double>().cast<T>();
   FixmanWorkspace<T> ws(model);
+  Data<T> fdata(model);
   Eigen::Matrix<T, Eigen::Dynamic, 1> q = random_configuration(model, 51);
   q(3) = std::numeric_limits<T>::quiet_NaN();
   const Eigen::Matrix<T, Eigen::Dynamic, 1> b = Eigen::Matrix<T, Eigen::Dynamic, 1>::Ones(model.nv());
-  const Eigen::Matrix<T, Eigen::Dynamic, 1>& x = minv_apply_fixman(model, ws, q, b);
+  const Eigen::Matrix<T, Eigen::Dynamic, 1>& x = minverse_apply_fixman(model, fdata, ws, q, b);
   REQUIRE_FALSE(ws.status.ok());
   REQUIRE(ws.status.row >= 0);
   REQUIRE(x.allFinite());
   // and the workspace recovers on the next good call
   q(3) = T(0.2);
-  (void)minv_apply_fixman(model, ws, q, b);
+  (void)minverse_apply_fixman(model, fdata, ws, q, b);
   REQUIRE(ws.status.ok());
 }

@@ -85,8 +85,9 @@ TEMPLATE_TEST_CASE("minverse_ltdl and minverse_aba: H·H⁻¹ = I, symmetric, eq
 
     const MatX<T> M_ltdl = minverse_ltdl(model, data, s.q);
     REQUIRE(data.factor_status.ok());
-    const MatX<T> M_aba = minverse_aba(model, data, s.q);
-    REQUIRE(data.aba_status.ok());
+    MinverseAbaWorkspace<T> ws(model);
+    const MatX<T> M_aba = minverse_aba(model, data, ws, s.q);
+    REQUIRE(ws.status.ok());
 
     for (const MatX<T>* M : {&M_ltdl, &M_aba}) {
       INFO((M == &M_ltdl ? "minverse_ltdl" : "minverse_aba"));
@@ -123,19 +124,20 @@ TEMPLATE_TEST_CASE("minverse routes do not depend on gravity or on what Data hel
   const Model<T> with_g = robots::humanoid30<double>().template cast<T>();
   const Model<T> no_g = without_gravity(with_g);  // rebuilt: the same robot up to axis renormalisation
   Data<T> polluted(with_g), fresh(with_g), d_no_g(no_g);
+  MinverseAbaWorkspace<T> ws_polluted(with_g), ws_fresh(with_g), ws_no_g(no_g);
   const State<T> s = random_state(with_g, 5300u);
   // pollute one Data with a velocity-dependent ABA run and inverses at other configurations first
   aba(with_g, polluted, s.q, s.qd, s.qdd);
-  minverse_aba(with_g, polluted, random_configuration(with_g, 77));
+  minverse_aba(with_g, polluted, ws_polluted, random_configuration(with_g, 77));
   minverse_ltdl(with_g, polluted, random_configuration(with_g, 78));
-  const MatX<T> a1 = minverse_aba(with_g, polluted, s.q), a2 = minverse_aba(with_g, fresh, s.q);
+  const MatX<T> a1 = minverse_aba(with_g, polluted, ws_polluted, s.q), a2 = minverse_aba(with_g, fresh, ws_fresh, s.q);
   const MatX<T> l1 = minverse_ltdl(with_g, polluted, s.q), l2 = minverse_ltdl(with_g, fresh, s.q);
   REQUIRE(a1 == a2);  // every workspace entry that is read is rewritten first
   REQUIRE(l1 == l2);
   // gravity plays no part: the zero-gravity rebuild gives the same inverse to rounding
   const double kappa = spd_condition(crba(with_g, fresh, s.q));
   const double tol = tolerance<T>(with_g.nv(), kappa) * static_cast<double>(a1.norm());
-  REQUIRE(static_cast<double>((minverse_aba(no_g, d_no_g, s.q) - a1).norm()) <= tol);
+  REQUIRE(static_cast<double>((minverse_aba(no_g, d_no_g, ws_no_g, s.q) - a1).norm()) <= tol);
   REQUIRE(static_cast<double>((minverse_ltdl(no_g, d_no_g, s.q) - l1).norm()) <= tol);
 }
 
@@ -145,8 +147,10 @@ TEMPLATE_TEST_CASE("fixed-size Data gives the dynamic-size answers", "[minverse]
   const Model<T, 30> fixed = robots::humanoid30<double>().template cast<T, 30>();
   Data<T> dd(dyn);
   Data<T, 30> df(fixed);
+  MinverseAbaWorkspace<T> wd(dyn);
+  MinverseAbaWorkspace<T, 30> wf(fixed);
   const State<T> s = random_state(dyn, 5400u);
-  REQUIRE(MatX<T>(minverse_aba(fixed, df, s.q)) == minverse_aba(dyn, dd, s.q));
+  REQUIRE(MatX<T>(minverse_aba(fixed, df, wf, s.q)) == minverse_aba(dyn, dd, wd, s.q));
   REQUIRE(MatX<T>(minverse_ltdl(fixed, df, s.q)) == minverse_ltdl(dyn, dd, s.q));
 }
 
@@ -255,18 +259,21 @@ TEST_CASE("a massless tip makes H singular: both routes report it and H⁻¹ is 
   REQUIRE(data.factor_status.row == 3);  // the ball's last DoF: the first row LTDL meets (H_33 = 0)
   REQUIRE(M_ltdl.array().isNaN().all());
 
-  const Eigen::MatrixXd& M_aba = minverse_aba(model, data, q);
-  REQUIRE_FALSE(data.aba_status.ok());
-  REQUIRE(data.aba_status.row == 1);  // the BODY whose joint pivot fails, as aba reports it
+  MinverseAbaWorkspace<double> ws(model);
+  const Eigen::MatrixXd& M_aba = minverse_aba(model, data, ws, q);
+  REQUIRE_FALSE(ws.status.ok());
+  REQUIRE(ws.status.names_body());
+  REQUIRE(ws.status.row == 1);  // the BODY whose joint pivot fails, as aba reports it
   REQUIRE(M_aba.array().isNaN().all());
 
   // A healthy model afterwards: statuses cleared, finite results.
   const Model<double> good = arm_with_ball(false);
   Data<double> d2(good);
-  d2.aba_status = FactorStatus::non_positive_pivot(0);
+  MinverseAbaWorkspace<double> w2(good);
+  w2.status = FactorStatus::non_positive_joint_pivot(0);
   d2.factor_status = FactorStatus::non_positive_pivot(0);
-  REQUIRE(minverse_aba(good, d2, neutral(good)).allFinite());
-  REQUIRE(d2.aba_status.ok());
+  REQUIRE(minverse_aba(good, d2, w2, neutral(good)).allFinite());
+  REQUIRE(w2.status.ok());
   REQUIRE(minverse_ltdl(good, d2, neutral(good)).allFinite());
   REQUIRE(d2.factor_status.ok());
 }

@@ -1,6 +1,6 @@
 // Fijany's Schur-complement M⁻¹ (issue 5, part B; algorithms.md §4.3 checks (a) and (b)):
 //  (a) 𝒢 − ℬᵀ𝒜⁻¹ℬ equals the dense inverse of CRBA's H within c·n·ε·κ(H) on every ready-made robot, seeded
-//      random chains of every joint type and 50 random trees; minv_apply_schur(τ) = H⁻¹τ;
+//      random chains of every joint type and 50 random trees; minverse_apply_schur(τ) = H⁻¹τ;
 //  (b) the multipliers μ are the constraint parts W_iᵀ f_i of RNEA's interbody forces for q̈ = M⁻¹τ;
 //  the operators equal their dense definitions 𝒲ᵀK𝒲, 𝒲ᵀK𝒮, 𝒮ᵀK𝒮 with K = 𝒫𝓘⁻¹𝒫ᵀ built from 6×6 matrices;
 //  the chain's 𝒜 is solved alike by block LDLᵀ, block cyclic reduction and the leaves-first tree kernel;
@@ -69,7 +69,7 @@ void for_each_case(int random_trees, unsigned seed, F&& f) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Fijany's 𝒢 − ℬᵀ𝒜⁻¹ℬ is the inverse of CRBA's H, and minv_apply_schur applies it",
+TEMPLATE_TEST_CASE("Fijany's 𝒢 − ℬᵀ𝒜⁻¹ℬ is the inverse of CRBA's H, and minverse_apply_schur applies it",
                    "[minverse][schur]", float, double) {
   using T = TestType;
   for_each_case<T>(50, 5100u, [](const RobotCase<T>& c, Data<T>& data, SchurWorkspace<T>& ws, const State<T>& s) {
@@ -85,7 +85,7 @@ TEMPLATE_TEST_CASE("Fijany's 𝒢 − ℬᵀ𝒜⁻¹ℬ is the inverse of CRBA'
     CHECK((Minv.template cast<double>() - Hinv).norm() <= tol);
 
     const VectorX<T> tau = s.qdd;  // any vector: the random state's third component
-    const VectorX<T> qdd = minv_apply_schur(c.model, data, ws, s.q, tau);
+    const VectorX<T> qdd = minverse_apply_schur(c.model, data, ws, s.q, tau);
     REQUIRE(ws.status.ok());
     CHECK((qdd.template cast<double>() - Hinv * tau.template cast<double>()).norm() <=
           tol * (static_cast<double>(tau.norm()) + 1.0));
@@ -99,7 +99,7 @@ TEMPLATE_TEST_CASE("the multipliers μ are the constraint forces W_iᵀ f_i of R
     const int n = c.model.nv();
     const double kappa = spd_condition(MatrixX<T>(crba(c.model, data, s.q)));
     const VectorX<T> tau = s.qd;
-    const VectorX<T> qdd = minv_apply_schur(c.model, data, ws, s.q, tau);
+    const VectorX<T> qdd = minverse_apply_schur(c.model, data, ws, s.q, tau);
     REQUIRE(ws.status.ok());
     const VectorX<T> zero = VectorX<T>::Zero(n);
     // f_i with q̇ = 0, g = 0: RNEA is affine in (q̈, gravity), so subtract the gravity-only forces.

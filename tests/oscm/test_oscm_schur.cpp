@@ -350,7 +350,7 @@ TEMPLATE_TEST_CASE("the Schur forms equal the recursive oscm for chains N = 1 â€
     auto& [frames, data, ws, q, ref] = setup;
     const Matrix6<T> schur = oscm_schur(c.model, data, ws, q);
     REQUIRE(ws.status.ok());
-    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> recursive = oscm(c.model, data, q, frames);
+    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> recursive = oscm(c.model, data, frames, q);
     REQUIRE(recursive.rows() == 6);
     CHECK((schur - recursive).template cast<double>().norm() <=
           64.0 * (c.model.nv() + 1) * eps<T>() * ref.kappa_H * ref.Lambda_inv.norm());

@@ -140,7 +140,7 @@ TEST_CASE("autodiff: derivatives of the spatial operations match central differe
             Eigen::Matrix<S, 6, 4> out;
             out.col(0) = X.apply_motion(m);
             out.col(1) = X.apply_force(f);
-            out.col(2) = X.apply_transpose_motion(f);
+            out.col(2) = X.apply_inverse_force(f);
             out.col(3) = X.apply_inverse_motion(m);
             return as_dynamic<S>(out);
           },
@@ -206,10 +206,10 @@ TEST_CASE("autodiff: joint transforms satisfy d/dq X(q) = -crm(S) X(q)", "[spati
       // Momentum of a body moving with constant body velocity v = S (q̇ = 1), in the fixed frame A:
       // d/dq (X^T I v) = X^T (crf(v) I v).
       const RigidInertia<AD> I = fx.I0.template cast<AD>();
-      const V6<AD> momentum_A = c.X.apply_transpose_motion(I.apply(c.S.template cast<AD>()));
+      const V6<AD> momentum_A = c.X.apply_inverse_force(I.apply(c.S.template cast<AD>()));
       const Transform<double> Xd{c.X.E.unaryExpr([](const AD& x) { return x.value(); }),
                                  c.X.r.unaryExpr([](const AD& x) { return x.value(); })};
-      const V6<double> expected = Xd.apply_transpose_motion(treedyn::cross_force(c.S, fx.I0.apply(c.S)));
+      const V6<double> expected = Xd.apply_inverse_force(treedyn::cross_force(c.S, fx.I0.apply(c.S)));
       SPATIAL_CHECK_CLOSE(derivative0(momentum_A), expected, tol(scale * scale * 8.0, 16));
     }
   }

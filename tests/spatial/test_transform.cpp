@@ -132,7 +132,7 @@ TEMPLATE_TEST_CASE("power invariance (X* f)^T (X m) = f^T m (algorithms.md 1.1 c
     const T power_B = X.apply_force(f).dot(X.apply_motion(m));
     SPATIAL_CHECK_NEAR(power_B, f.dot(m), tol(T(6) * s * s, 8));
     // and the transpose pairs with the motion transform: (X^T f)^T m = f^T (X m).
-    SPATIAL_CHECK_NEAR(X.apply_transpose_motion(f).dot(m), f.dot(X.apply_motion(m)), tol(T(6) * s * s, 8));
+    SPATIAL_CHECK_NEAR(X.apply_inverse_force(f).dot(m), f.dot(X.apply_motion(m)), tol(T(6) * s * s, 8));
   }
 }
 

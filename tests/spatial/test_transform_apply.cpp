@@ -30,7 +30,7 @@ void check_applies_against_dense(const Transform<T>& X, const Arg& arg) {
   const M6<T> Dt = D.transpose();
   SPATIAL_CHECK_CLOSE(X.apply_motion(arg), dense_times(D, arg), tol(scale, 8));
   SPATIAL_CHECK_CLOSE(X.apply_force(arg), dense_times(Dforce, arg), tol(s * scale, 16));
-  SPATIAL_CHECK_CLOSE(X.apply_transpose_motion(arg), dense_times(Dt, arg), tol(scale, 8));
+  SPATIAL_CHECK_CLOSE(X.apply_inverse_force(arg), dense_times(Dt, arg), tol(scale, 8));
   SPATIAL_CHECK_CLOSE(X.apply_inverse_motion(arg), dense_times(Dinv, arg), tol(s * scale, 16));
 }
 }  // namespace
@@ -70,7 +70,7 @@ TEMPLATE_TEST_CASE("apply functions keep the argument's shape and never widen it
   const Eigen::Matrix<T, 6, Eigen::Dynamic> Sd(6, 4);
   static_assert(std::is_same<decltype(X.apply_motion(v)), V6<T>>::value, "vector in, vector out");
   static_assert(std::is_same<decltype(X.apply_force(S3)), Eigen::Matrix<T, 6, 3>>::value, "6x3 in, 6x3 out");
-  static_assert(std::is_same<decltype(X.apply_transpose_motion(Sbounded)),
+  static_assert(std::is_same<decltype(X.apply_inverse_force(Sbounded)),
                              Eigen::Matrix<T, 6, Eigen::Dynamic, 0, 6, 6>>::value,
                 "bounded dynamic columns keep their bound (stack storage)");
   static_assert(std::is_same<decltype(X.apply_inverse_motion(Sd)), Eigen::Matrix<T, 6, Eigen::Dynamic>>::value,
@@ -78,6 +78,6 @@ TEMPLATE_TEST_CASE("apply functions keep the argument's shape and never widen it
   static_assert(noexcept(X.apply_motion(v)) && noexcept(X.apply_force(S3)), "fixed sizes cannot fail");
   static_assert(!noexcept(X.apply_motion(Sd)), "a dynamic result may allocate");
   CHECK(X.apply_inverse_motion(Sd).cols() == 4);
-  CHECK(X.apply_transpose_motion(Sbounded).cols() == 2);
+  CHECK(X.apply_inverse_force(Sbounded).cols() == 2);
 }
 

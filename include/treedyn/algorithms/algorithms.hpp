@@ -6,7 +6,7 @@
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
-#include "treedyn/algorithms/minv_apply_fixman.hpp"
+#include "treedyn/algorithms/minverse_apply_fixman.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/minverse_ltdl.hpp"
 #include "treedyn/algorithms/minverse_schur.hpp"

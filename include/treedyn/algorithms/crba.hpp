@@ -43,14 +43,9 @@
 // otherwise carry 1e-16 non-orthogonality, and H would disagree with RNEA's transforms at that level).
 #pragma once
 
-#include "treedyn/algorithms/forward_kinematics.hpp"
-#include "treedyn/model/data.hpp"
-#include "treedyn/model/model.hpp"
+#include "treedyn/algorithms/detail/outward_pass.hpp"
 
 namespace treedyn {
-namespace detail {
-
-}  // namespace detail
 
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,

@@ -18,14 +18,17 @@
 #include "treedyn/kernels/ltdl_packed.hpp"
 
 namespace treedyn {
-namespace detail {
 
-template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
-const VectorN<Scalar, N>& forward_dynamics_crba_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                     const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                                     const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
-  crba(model, data, q);                                                             // F1
-  rnea_into(model, data, q, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);  // F2
+/// q̈ = H(q)⁻¹ (τ − C(q, q̇)); status in data.factor_status. External forces f_ext[i] (body-i
+/// coordinates; default none) enter C. The joint transforms are computed once, by F1, and reused by F2.
+/// Returns data.qdd.
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail::NoExternalForces<Scalar>>
+const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                                const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
+  crba(model, data, q);                                                             // F1 (sets data.Xup)
+  detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext,
+                                data.C);                                            // F2
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // F3
   if (!data.factor_status) {
@@ -35,24 +38,6 @@ const VectorN<Scalar, N>& forward_dynamics_crba_impl(const Model<Scalar, N>& mod
   data.qdd = tau - data.C;
   ltdl_solve_packed(data.H_factor, model.h_pattern(), data.qdd);                    // F4
   return data.qdd;
-}
-
-}  // namespace detail
-
-/// q̈ = H(q)⁻¹ (τ − C(q, q̇)); status in data.factor_status. Returns data.qdd.
-template <class Scalar, int N, class Dq, class Dv, class Dt>
-const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                                const Eigen::MatrixBase<Dt>& tau) noexcept {
-  return detail::forward_dynamics_crba_impl(model, data, q, qd, tau, detail::NoExternalForces<Scalar>{});
-}
-
-/// As above with external forces f_ext[i] (body-i coordinates).
-template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
-const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                                const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
-  return detail::forward_dynamics_crba_impl(model, data, q, qd, tau, f_ext);
 }
 
 }  // namespace treedyn

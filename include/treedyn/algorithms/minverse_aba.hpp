@@ -30,7 +30,7 @@
 // n_i·(n − vi(i)) multiply-adds plus the O(N) ABA, i.e. O(n²) on any tree.
 // Storage of the triangle. Row block vi(i) restricted to the columns ≥ vi(i) is kept transposed, as
 // column block vi(i) of the LOWER triangle (contiguous in Eigen's column-major storage); at the end the
-// lower triangle is mirrored into the upper one, so data.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
+// lower triangle is mirrored into the upper one, so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
 // computeMinverse returns only the upper triangle; here both are filled).
 // Fixes against the sources: spatial_v2_extended's Hinverse.m adds inv(D{i}) at the scalar index i
 // (wrong for multi-DoF joints); B5 adds D_i⁻¹ to the n_i×n_i diagonal block vi(i). X_i P_λ is formed
@@ -39,62 +39,74 @@
 // the pivot check and U_i D_i⁻¹ (aba_joint_terms, aba_form_pivot, aba_solve_pivot) and B8
 // (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky.
 // Contract: q has model.nq() entries; gravity and velocities play no part (H does not depend on them).
-// Writes data.Xup, v, c, IA, pA, D, U, U_Dinv, Dinv_u (as aba with q̇ = 0, τ = 0), data.minv_F,
-// data.minv_subtree_end, data.aba_status and data.Minv (returned). A joint pivot D_i that is not positive
-// definite stops the backward pass: data.aba_status names that BODY (row = body index, as aba) and
-// data.Minv is NaN. noexcept; never allocates.
+// Writes data.Xup, v, c, IA, pA, D, U, U_Dinv, Dinv_u (as aba with q̇ = 0, τ = 0) and the workspace
+// ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not
+// positive definite stops the backward pass: ws.status names that BODY (Index::body, as aba) and
+// ws.Minv is NaN. noexcept; never allocates.
 #pragma once
 
 #include <algorithm>
 #include <limits>
 
-#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/detail/articulated_body.hpp"
+#include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
 namespace treedyn {
-namespace detail {
 
-/// Fixed-maximum-size types for a joint with NI DoFs (NI = 1, or Dynamic for 2 … 6).
-template <class Scalar, int NI>
-struct JointBlock {
-  static constexpr int max = (NI == Eigen::Dynamic ? 6 : NI);
-  using Subspace = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, max>;  ///< S_i, U_i, U_i D_i⁻¹
-  using Vector = Eigen::Matrix<Scalar, NI, 1, Eigen::ColMajor, max, 1>;   ///< one column of a row block
+/// The workspace and outputs of minverse_aba, sized once from the model (allocates; with a fixed N it
+/// holds fixed-size blocks and does not). One per thread, like Data.
+template <class Scalar, int N = Dynamic>
+struct MinverseAbaWorkspace {
+  explicit MinverseAbaWorkspace(const Model<Scalar, N>& model)
+      : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
+        F(model.nbodies(), Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
+        subtree_end(model.nbodies(), 0) {}
+
+  MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
+  FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
+  /// Per body, the 6×n coefficient block F_i (backward pass: pA_i = F_i τ), reused as P_i (forward pass:
+  /// a_i = P_i τ); only the columns of DoFs numbered from body i's first DoF are used.
+  detail::Array<Eigen::Matrix<Scalar, 6, N>, N> F;
+  detail::Array<int, N> subtree_end;  ///< one past the last DoF of body i's subtree
 };
+
+namespace detail {
 
 /// B1 for the columns used: e_i, and F_i = 0 on [vi(i), e_i).
 template <class Scalar, int N>
-void minverse_aba_subtree_columns(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
   const int nb = model.nbodies();
   for (int i = 0; i < nb; ++i)
-    data.minv_subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspace(i).cols());
+    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspace(i).cols());
   for (int i = nb - 1; i >= 0; --i) {
     const int p = model.parent(i);
-    if (p != no_parent) data.minv_subtree_end[p] = std::max(data.minv_subtree_end[p], data.minv_subtree_end[i]);
+    if (p != no_parent) ws.subtree_end[p] = std::max(ws.subtree_end[p], ws.subtree_end[i]);
   }
   for (int i = 0; i < nb; ++i) {
     const int vi = model.v_offset(i);
-    data.minv_F[i].middleCols(vi, data.minv_subtree_end[i] - vi).setZero();
+    ws.F[i].middleCols(vi, ws.subtree_end[i] - vi).setZero();
   }
 }
 
 /// B4–B7 for body i (pivot D_i already checked): column block vi(i) of the lower triangle of Minv and,
 /// below a parent, F_λ(i).
 template <int NI, class Scalar, int N>
-void minverse_aba_backward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
+                                int i) noexcept {
   using Subspace = typename JointBlock<Scalar, NI>::Subspace;
   using Vector = typename JointBlock<Scalar, NI>::Vector;
   const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
-  const int width = data.minv_subtree_end[i] - vi;
+  const int width = ws.subtree_end[i] - vi;
   const Subspace S = model.motion_subspace(i);
   const Subspace U = data.U.middleCols(vi, ni);
   PivotMatrix<Scalar> L = data.D[i];
   if (ni > 1) factor_joint_pivot(L);                          // succeeded in aba_solve_pivot: D_i > 0
-  auto T = data.Minv.block(vi, vi, width, ni);               // T = (Minv[vi(i), vi(i) … e_i))ᵀ
+  auto T = ws.Minv.block(vi, vi, width, ni);               // T = (Minv[vi(i), vi(i) … e_i))ᵀ
   for (int c = 0; c < width; ++c) {
-    auto F_c = data.minv_F[i].col(vi + c);
+    auto F_c = ws.F[i].col(vi + c);
     Vector r = -(S.transpose() * F_c);                        // B4: −S_iᵀ F_i
     if (c < ni) r(c) += Scalar(1);                            // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
     if (ni == 1) r(0) /= L(0, 0);
@@ -102,27 +114,28 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, Data<Scalar, N>& 
     T.row(c) = r.transpose();
     if (p != no_parent) {                                     // B6
       F_c.noalias() += U * r;                                 // B7: F_i + U_i Minv[vi(i), :]
-      data.minv_F[p].col(vi + c) += data.Xup[i].apply_transpose_motion(F_c);
+      ws.F[p].col(vi + c) += data.Xup[i].apply_inverse_force(F_c);
     }
   }
-  data.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
+  ws.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
 }
 
 /// B10–B13 for body i: the columns ≥ vi(i) of row block vi(i) (stored as column block vi(i)) and P_i.
 template <int NI, class Scalar, int N>
-void minverse_aba_forward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
+                               int i) noexcept {
   using Subspace = typename JointBlock<Scalar, NI>::Subspace;
   using Vector = typename JointBlock<Scalar, NI>::Vector;
   const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
   const int width = model.nv() - vi;
   const Subspace S = model.motion_subspace(i);
   const Subspace U_Dinv = data.U_Dinv.middleCols(vi, ni);
-  auto T = data.Minv.block(vi, vi, width, ni);
+  auto T = ws.Minv.block(vi, vi, width, ni);
   for (int c = 0; c < width; ++c) {
-    auto P_c = data.minv_F[i].col(vi + c);
+    auto P_c = ws.F[i].col(vi + c);
     Vector r = T.row(c).transpose();
     if (p != no_parent) {                                     // B10
-      const Motion<Scalar> XP = data.Xup[i].apply_motion(data.minv_F[p].col(vi + c));  // X_i P_λ(i)
+      const Motion<Scalar> XP = data.Xup[i].apply_motion(ws.F[p].col(vi + c));  // X_i P_λ(i)
       r.noalias() -= U_Dinv.transpose() * XP;                 // B11
       T.row(c) = r.transpose();
       P_c = XP;                                               // B12
@@ -135,10 +148,10 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, Data<Scalar, N>& d
 
 /// Records a failed pivot at body i: status names the body, H⁻¹ is NaN.
 template <class Scalar, int N>
-const MatrixN<Scalar, N>& minverse_aba_fail(Data<Scalar, N>& data, int i) noexcept {
-  data.aba_status = FactorStatus::non_positive_pivot(i);
-  data.Minv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-  return data.Minv;
+const MatrixN<Scalar, N>& minverse_aba_fail(MinverseAbaWorkspace<Scalar, N>& ws, int i) noexcept {
+  ws.status = FactorStatus::non_positive_joint_pivot(i);
+  ws.Minv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  return ws.Minv;
 }
 
 /// The strictly lower triangle of M copied into the strictly upper one.
@@ -150,28 +163,30 @@ void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
 
 }  // namespace detail
 
-/// H(q)⁻¹, full symmetric, into data.Minv by the O(n²) ABA-based inverse; status in data.aba_status.
+/// H(q)⁻¹, full symmetric, into ws.Minv by the O(n²) ABA-based inverse; status in ws.status (a body).
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                       const Eigen::MatrixBase<Dq>& q) noexcept {
+                                       MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
   const auto zero = VectorN<Scalar, N>::Zero(model.nv());  // q̇ = 0 and τ = 0 for the shared ABA steps
   detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{});  // B1: X_i, IA_i = I_i
-  detail::minverse_aba_subtree_columns(model, data);                                 // B1: F_i = 0
+  detail::minverse_aba_subtree_columns(model, ws);                                 // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
     detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i
     detail::aba_form_pivot(model, data, i);                                          // B3: D_i
-    if (!detail::aba_solve_pivot(model, data, i)) return detail::minverse_aba_fail(data, i);  // B3: U_i D_i⁻¹
-    if (model.motion_subspace(i).cols() == 1) detail::minverse_aba_backward_step<1>(model, data, i);  // B4–B7
-    else detail::minverse_aba_backward_step<Eigen::Dynamic>(model, data, i);
+    if (!detail::aba_solve_pivot(model, data, i)) return detail::minverse_aba_fail(ws, i);  // B3: U_i D_i⁻¹
+    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B4–B7
+      detail::minverse_aba_backward_step<decltype(width)::value>(model, data, ws, i);
+    });
     if (model.parent(i) != no_parent) detail::aba_project_to_parent(model, data, i); // B8
   }
-  data.aba_status = FactorStatus::success();
+  ws.status = FactorStatus::success();
   for (int i = 0; i < model.nbodies(); ++i) {                                        // B9
-    if (model.motion_subspace(i).cols() == 1) detail::minverse_aba_forward_step<1>(model, data, i);  // B10–B13
-    else detail::minverse_aba_forward_step<Eigen::Dynamic>(model, data, i);
+    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B10–B13
+      detail::minverse_aba_forward_step<decltype(width)::value>(model, data, ws, i);
+    });
   }
-  detail::mirror_lower_to_upper(data.Minv);
-  return data.Minv;
+  detail::mirror_lower_to_upper(ws.Minv);
+  return ws.Minv;
 }
 
 }  // namespace treedyn

@@ -1,4 +1,4 @@
-// minverse_schur / minv_apply_schur: M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, Fijany's Schur-complement factorization of the inverse JSIM.
+// minverse_schur / minverse_apply_schur: M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, Fijany's Schur-complement factorization of the inverse JSIM.
 //
 // Source: A. Fijany, ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt), §IV.B, Eq. (31) "M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ"
 // with Eqs. (18)–(30); O(N) serial evaluation by block LDLᵀ of 𝒜 (§IV.D, §V.B); algorithms.md §4.3 for the
@@ -16,7 +16,7 @@
 //   minverse_schur: M1, M2 once, then M3–M5 with τ = e_j for every DoF j (column j of M⁻¹).
 //
 // Contract: ws = SchurWorkspace<Scalar>(model), built once (allocates; may throw std::invalid_argument).
-//   minv_apply_schur(model, data, ws, q, tau) -> ws.qdd = M⁻¹τ, and ws.mu = μ (W_iᵀ f_i: the constraint
+//   minverse_apply_schur(model, data, ws, q, tau) -> ws.Minv_b = M⁻¹τ, and ws.mu = μ (W_iᵀ f_i: the constraint
 //     forces of the interbody forces f_i, body-i coordinates). Cost O(N) for bounded branching
 //     (O(N + Σ children²)).
 //   minverse_schur(model, data, ws, q) -> ws.Minv = M⁻¹ (full, both triangles computed). Cost O(N·n).
@@ -58,18 +58,18 @@ void schur_apply_inverse(SchurWorkspace<Scalar>& ws, const Eigen::MatrixBase<Dt>
 
 }  // namespace detail
 
-/// M⁻¹τ in O(N): returns ws.qdd; ws.mu holds the multipliers μ.
+/// M⁻¹τ in O(N): returns ws.Minv_b; ws.mu holds the multipliers μ.
 template <class Scalar, int N, class Dq, class Dt>
-const typename SchurWorkspace<Scalar>::VectorX& minv_apply_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+const typename SchurWorkspace<Scalar>::VectorX& minverse_apply_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                                  SchurWorkspace<Scalar>& ws,
                                                                  const Eigen::MatrixBase<Dq>& q,
                                                                  const Eigen::MatrixBase<Dt>& tau) noexcept {
   if (!detail::schur_factor(model, data, ws, q)) {
-    ws.qdd.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return ws.qdd;
+    ws.Minv_b.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return ws.Minv_b;
   }
-  detail::schur_apply_inverse(ws, tau, ws.qdd);
-  return ws.qdd;
+  detail::schur_apply_inverse(ws, tau, ws.Minv_b);
+  return ws.Minv_b;
 }
 
 /// The full M⁻¹ in O(N·n): returns ws.Minv.

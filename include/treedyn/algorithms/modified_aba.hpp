@@ -24,7 +24,7 @@
 // accumulated pivot. noexcept; never allocates.
 #pragma once
 
-#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/detail/articulated_body.hpp"
 
 namespace treedyn {
 namespace detail {
@@ -75,11 +75,15 @@ void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, 
   }
 }
 
-template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
-const VectorN<Scalar, N>& modified_aba_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                            const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                            const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
-  aba_outward_pass(model, data, q, qd, f_ext);                                    // aba A1–A4
+}  // namespace detail
+
+/// q̈ = FD(q, q̇, τ) by the modified articulated-body method; status in data.aba_status. External forces
+/// f_ext[i] (body-i coordinates; default none) act on the bodies. Returns data.qdd.
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail::NoExternalForces<Scalar>>
+const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                       const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
+                                       const Fext& f_ext = Fext{}) noexcept {
+  detail::aba_outward_pass(model, data, q, qd, f_ext);                            // aba A1–A4
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
     const MotionSubspace<Scalar>& S = model.motion_subspace(i);
     if (S.cols() == 1) {
@@ -90,34 +94,16 @@ const VectorN<Scalar, N>& modified_aba_impl(const Model<Scalar, N>& model, Data<
     }
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                // M2
-    aba_joint_terms(model, data, tau, i);                                         // M3
-    if (!aba_solve_pivot(model, data, i)) return aba_fail(data, i);
+    detail::aba_joint_terms(model, data, tau, i);                                 // M3
+    if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i);
     if (model.parent(i) != no_parent) {                                           // M4
-      const ArticulatedInertia<Scalar> Ia = aba_project_to_parent(model, data, i);  // M5, M6
-      add_child_pivot_term(model, data, i, Ia);                                   // M7
+      const ArticulatedInertia<Scalar> Ia = detail::aba_project_to_parent(model, data, i);  // M5, M6
+      detail::add_child_pivot_term(model, data, i, Ia);                           // M7
     }
   }
   data.aba_status = FactorStatus::success();
-  aba_accelerations(model, data);                                                 // aba A10–A11
+  detail::aba_accelerations(model, data);                                         // aba A10–A11
   return data.qdd;
-}
-
-}  // namespace detail
-
-/// q̈ = FD(q, q̇, τ) by the modified articulated-body method; status in data.aba_status. Returns data.qdd.
-template <class Scalar, int N, class Dq, class Dv, class Dt>
-const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                       const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                       const Eigen::MatrixBase<Dt>& tau) noexcept {
-  return detail::modified_aba_impl(model, data, q, qd, tau, detail::NoExternalForces<Scalar>{});
-}
-
-/// As above with external forces f_ext[i] (body-i coordinates).
-template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
-const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                       const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                       const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
-  return detail::modified_aba_impl(model, data, q, qd, tau, f_ext);
 }
 
 }  // namespace treedyn

@@ -116,12 +116,13 @@ class OperationalFrames {
   // Built by the constructor and add(); the kernels only write into it (never allocate). Not thread-safe:
   // one OperationalFrames per thread, like Data.
   using MatrixX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
-  MatrixX Lambda;                              ///< oscm: Λ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
-  MatrixX Lambda_dense;                        ///< oscm_dense: the same Λ by J · LTDL-solve(Jᵀ)
-  MatrixX Lambda_inv;                          ///< osim: Λ⁻¹ (operational-space inertia), both triangles
-  FactorStatus status;                         ///< oscm: row = BODY whose joint pivot D_i is not > 0
-  FactorStatus dense_status;                   ///< oscm_dense: row = DoF whose LTDL pivot of H is not > 0
-  FactorStatus osim_status;                    ///< osim: row of Λ whose pivot is (numerically) not > 0
+  MatrixX compliance;                          ///< oscm, oscm_faithful, oscm_dense: the operational-space
+                                               ///< compliance Λ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
+  MatrixX inertia;                             ///< osim: the operational-space inertia Λ⁻¹, both triangles
+  /// The last kernel's status: oscm / oscm_faithful name the BODY whose joint pivot D_i is not > 0
+  /// (Index::body); oscm_dense the DoF whose LTDL pivot of H is not > 0, osim the row of Λ whose pivot is
+  /// (numerically) not > 0 (Index::row).
+  FactorStatus status;
   std::vector<int> parent;                     ///< the model's body parent array λ
   std::vector<int> depth;                      ///< d_i = |anc(i)| (a root has depth 1)
   std::vector<char> on_path;                   ///< body i is an ancestor of (or is) some frame's body
@@ -135,20 +136,19 @@ class OperationalFrames {
   std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
   MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ
   MatrixX MinvJt;                              ///< oscm_dense: M⁻¹ Jᵀ
-  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> Lambda_factor;  ///< osim: LTDL factor of Λ, packed rows
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> compliance_factor;  ///< osim: LTDL factor of Λ, packed rows
   AncestorPattern dense_pattern;               ///< osim: the chain λ(k) = k − 1: packed rows = the dense triangle
 
  private:
   /// Sizes the outputs and the per-frame workspace for the current frames (setup only: allocates).
   void size_workspace() {
     const int m = rows_;
-    Lambda = MatrixX::Zero(m, m);
-    Lambda_dense = MatrixX::Zero(m, m);
-    Lambda_inv = MatrixX::Zero(m, m);
+    compliance = MatrixX::Zero(m, m);
+    inertia = MatrixX::Zero(m, m);
     std::vector<int> chain(static_cast<std::size_t>(m));
     for (int k = 0; k < m; ++k) chain[static_cast<std::size_t>(k)] = k - 1;
     dense_pattern = AncestorPattern(chain);
-    Lambda_factor = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::Zero(dense_pattern.nonzeros());
+    compliance_factor = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::Zero(dense_pattern.nonzeros());
     Jt = MatrixX::Zero(nv_, m);
     MinvJt = MatrixX::Zero(nv_, m);
     K_offset.assign(frames_.size(), 0);

@@ -36,7 +36,7 @@
 // so it reuses those block formulas (about 220 multiplications, exactly symmetric).
 // Contract: frames built on this model (OperationalFrames(model), then add()). q has model.nq() entries.
 // Writes data.Xup, data.IA, data.D, data.U, data.U_Dinv, frames.Dinv, frames.Omega, frames.K, frames.SK,
-// frames.status and frames.Lambda (returned): rows() × rows(), both triangles, symmetric. Λ's row
+// frames.status and frames.compliance (returned): rows() × rows(), both triangles, symmetric. Λ's row
 // offset(a) + k is frame a's spatial row row_index(a, k) of its LOCAL frame ([ω; v] in frame a
 // coordinates, as frame_jacobian(…, ReferenceFrame::local)). A joint pivot D_i that is not positive
 // definite stops the kernel: frames.status names that BODY and Λ is NaN. Cost O(N + n_c·d + n_c²)
@@ -45,8 +45,8 @@
 
 #include <limits>
 
-#include "treedyn/algorithms/aba.hpp"
-#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/detail/articulated_body.hpp"
+#include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/model/data.hpp"
@@ -55,10 +55,6 @@
 
 namespace treedyn {
 namespace detail {
-
-/// A 6×n_i block (S_i, Û_i) with n_i fixed (1) or dynamic (≤ 6).
-template <class Scalar, int NI>
-using OscmJointBlock = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, (NI == Eigen::Dynamic ? 6 : NI)>;
 
 /// X Ω Xᵀ for a symmetric motion-side matrix Ω (a compliance: force → acceleration), X = ^B X_A = (E, r):
 /// Π (X* (Π Ω Π) X*ᵀ) Π with the 3×3 block formulas of articulated_inertia.hpp.
@@ -74,7 +70,7 @@ Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<S
 template <int NI, class Scalar, int N>
 void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
                 int i) noexcept {
-  using Block = OscmJointBlock<Scalar, NI>;
+  using Block = typename JointBlock<Scalar, NI>::Subspace;
   using Square = Eigen::Matrix<Scalar, NI, NI, Eigen::ColMajor, (NI == Eigen::Dynamic ? 6 : NI),
                                (NI == Eigen::Dynamic ? 6 : NI)>;
   const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
@@ -95,7 +91,7 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
 template <int NI, class Scalar, int N>
 void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, const Matrix6<Scalar>& K,
                     Matrix6<Scalar>& SK, Matrix6<Scalar>* K_next) noexcept {
-  using Block = OscmJointBlock<Scalar, NI>;
+  using Block = typename JointBlock<Scalar, NI>::Subspace;
   using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, (NI == Eigen::Dynamic ? 6 : NI), 6>;
   const int vk = model.v_offset(k), nk = static_cast<int>(model.motion_subspace(k).cols());
   const Block S = model.motion_subspace(k);
@@ -143,8 +139,8 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
     const int jl = frames.row_index(a2, l);
     for (int k = 0; k < frames.row_count(a); ++k) {
       const Scalar value = B(frames.row_index(a, k), jl);
-      frames.Lambda(ra + k, rb + l) = value;
-      frames.Lambda(rb + l, ra + k) = value;
+      frames.compliance(ra + k, rb + l) = value;
+      frames.compliance(rb + l, ra + k) = value;
     }
   }
 }
@@ -156,8 +152,8 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
 /// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
 template <bool Faithful, class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                             const Eigen::MatrixBase<Dq>& q,
-                                                             OperationalFrames<Scalar>& frames) noexcept {
+                                                             OperationalFrames<Scalar>& frames,
+                                                             const Eigen::MatrixBase<Dq>& q) noexcept {
   TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
                  "oscm: the frames were built for another model");
   joint_transforms(model, data, q);                                                  // O1
@@ -167,9 +163,9 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
     aba_form_pivot(model, data, i);
     PivotMatrix<Scalar> L;                                                           // D_i⁻¹ into frames.Dinv[i]
     if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)])) {
-      frames.status = FactorStatus::non_positive_pivot(i);
-      frames.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-      return frames.Lambda;
+      frames.status = FactorStatus::non_positive_joint_pivot(i);
+      frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+      return frames.compliance;
     }
     if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);          // O3
   }
@@ -177,16 +173,17 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
   for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
     if (!omega_node[static_cast<std::size_t>(i)]) continue;
-    if (model.motion_subspace(i).cols() == 1) oscm_omega<1>(model, data, frames, i);
-    else oscm_omega<Eigen::Dynamic>(model, data, frames, i);
+    with_joint_width(model.motion_subspace(i).cols(),
+                     [&](auto width) { oscm_omega<decltype(width)::value>(model, data, frames, i); });
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
       Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
-      if (model.motion_subspace(k).cols() == 1) oscm_propagate<1>(model, data, k, frames.K[slot], frames.SK[slot], next);
-      else oscm_propagate<Eigen::Dynamic>(model, data, k, frames.K[slot], frames.SK[slot], next);
+      with_joint_width(model.motion_subspace(k).cols(), [&](auto width) {
+        oscm_propagate<decltype(width)::value>(model, data, k, frames.K[slot], frames.SK[slot], next);
+      });
     }
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O6
@@ -202,33 +199,33 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
         for (int k = c; k != w; k = model.parent(k)) {
           const Matrix6<Scalar>& SKa = frames.SK[oscm_slot(frames, a, k)];
           const Matrix6<Scalar>& SKb = frames.SK[oscm_slot(frames, a2, k)];
-          if (model.motion_subspace(k).cols() == 1) oscm_add_joint_term<1>(frames, k, SKa, SKb, B);
-          else oscm_add_joint_term<Eigen::Dynamic>(frames, k, SKa, SKb, B);
+          with_joint_width(model.motion_subspace(k).cols(),
+                           [&](auto width) { oscm_add_joint_term<decltype(width)::value>(frames, k, SKa, SKb, B); });
         }
         if (a == a2) B = Scalar(0.5) * (B + B.transpose()).eval();
       }
       oscm_store_block(frames, a, a2, B);
     }
   }
-  return frames.Lambda;
+  return frames.compliance;
 }
 
 }  // namespace detail
 
-/// Λ = J M(q)⁻¹ Jᵀ for the frames (reduced Ω, see oscm_impl); status in frames.status. Returns frames.Lambda.
+/// Λ = J M(q)⁻¹ Jᵀ for the frames (reduced Ω, see oscm_impl); status in frames.status. Returns frames.compliance.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                        const Eigen::MatrixBase<Dq>& q,
-                                                        OperationalFrames<Scalar>& frames) noexcept {
-  return detail::oscm_impl<false>(model, data, q, frames);
+                                                        OperationalFrames<Scalar>& frames,
+                                                        const Eigen::MatrixBase<Dq>& q) noexcept {
+  return detail::oscm_impl<false>(model, data, frames, q);
 }
 
 /// The same Λ by the pseudo-code as written (Ω_i on every path body); the reference for oscm.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_faithful(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                                 const Eigen::MatrixBase<Dq>& q,
-                                                                 OperationalFrames<Scalar>& frames) noexcept {
-  return detail::oscm_impl<true>(model, data, q, frames);
+                                                                 OperationalFrames<Scalar>& frames,
+                                                                 const Eigen::MatrixBase<Dq>& q) noexcept {
+  return detail::oscm_impl<true>(model, data, frames, q);
 }
 
 }  // namespace treedyn

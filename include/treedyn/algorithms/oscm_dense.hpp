@@ -8,8 +8,8 @@
 //   R3  Y = L⁻¹ D⁻¹ L⁻ᵀ Jᵀ        (ltdl_solve_packed, one column per row of Λ)
 //   R4  Λ = J Y, symmetrized      (a coefficient-wise product: no GEMM workspace)
 // Contract: frames built on this model. q has model.nq() entries. Writes data.Xup, data.X_world, data.J,
-// data.H, data.H_factor, data.factor_status, frames.Jt, frames.MinvJt, frames.dense_status and
-// frames.Lambda_dense (returned, both triangles). If H is not positive definite, frames.dense_status names
+// data.H, data.H_factor, data.factor_status, frames.Jt, frames.MinvJt, frames.status and
+// frames.compliance (returned, both triangles). If H is not positive definite, frames.status names
 // the DoF row of the failing pivot and Λ is NaN. Cost: CRBA + LTDL + m·(d·n_i + 2·D1 + n) + m²·n for m
 // rows of Λ (O(n³) worst case on a chain; the recursive oscm.hpp is O(N)). noexcept; never allocates.
 #pragma once
@@ -17,29 +17,29 @@
 #include <limits>
 
 #include "treedyn/algorithms/crba.hpp"
-#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 
 namespace treedyn {
 
-/// Λ = J M(q)⁻¹ Jᵀ by dense Jacobians and the LTDL factor of H; status in frames.dense_status.
+/// Λ = J M(q)⁻¹ Jᵀ by dense Jacobians and the LTDL factor of H; status in frames.status.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                              const Eigen::MatrixBase<Dq>& q,
-                                                              OperationalFrames<Scalar>& frames) noexcept {
+                                                              OperationalFrames<Scalar>& frames,
+                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
   TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
                  "oscm_dense: the frames were built for another model");
   crba(model, data, q);                                                              // R1
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());
-  frames.dense_status = data.factor_status;
+  frames.status = data.factor_status;
   if (!data.factor_status) {
-    frames.Lambda_dense.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return frames.Lambda_dense;
+    frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return frames.compliance;
   }
-  forward_kinematics(model, data, q);                                                // R2
+  detail::world_placements(model, data);                                             // R2 (data.Xup: R1)
   for (int a = 0; a < frames.size(); ++a) {
     frame_jacobian(model, data, frames.body(a), frames.placement(a), ReferenceFrame::local);
     for (int k = 0; k < frames.row_count(a); ++k)
@@ -47,15 +47,15 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar
   }
   frames.MinvJt = frames.Jt;                                                         // R3
   ltdl_solve_packed(data.H_factor, model.h_pattern(), frames.MinvJt);
-  frames.Lambda_dense.noalias() = frames.Jt.transpose().lazyProduct(frames.MinvJt);  // R4
-  const Eigen::Index m = frames.Lambda_dense.rows();
+  frames.compliance.noalias() = frames.Jt.transpose().lazyProduct(frames.MinvJt);  // R4
+  const Eigen::Index m = frames.compliance.rows();
   for (Eigen::Index j = 0; j < m; ++j)
     for (Eigen::Index i = j + 1; i < m; ++i) {
-      const Scalar s = Scalar(0.5) * (frames.Lambda_dense(i, j) + frames.Lambda_dense(j, i));
-      frames.Lambda_dense(i, j) = s;
-      frames.Lambda_dense(j, i) = s;
+      const Scalar s = Scalar(0.5) * (frames.compliance(i, j) + frames.compliance(j, i));
+      frames.compliance(i, j) = s;
+      frames.compliance(j, i) = s;
     }
-  return frames.Lambda_dense;
+  return frames.compliance;
 }
 
 }  // namespace treedyn

@@ -19,7 +19,7 @@
 //   C3  V = C_N⁻¹ ℰ_N                                                   (ℰᵀ𝒜⁻¹ℰ = VᵀV)
 //   C4  Λ⁻¹ = 𝒟 − VᵀV
 // Contract: ws = OscmSchurWorkspace<Scalar>(model, frames) (one frame on the tip of a chain; allocates once,
-// may throw std::invalid_argument). oscm_schur(model, data, ws, q) returns ws.Lambda_inv, 6×6, in the frame's
+// may throw std::invalid_argument). oscm_schur(model, data, ws, q) returns ws.compliance, 6×6, in the frame's
 // LOCAL coordinates (rows/columns [ω; v] of E, as frame_jacobian(…, ReferenceFrame::local)). Writes data.Xup
 // and ws (operators, factor, status). If 𝒜 is not positive definite, ws.status names its first scalar row
 // and the output is NaN. Cost O(N) (one block-tridiagonal factorization). noexcept; never allocates.
@@ -35,14 +35,14 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& oscm_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::oscm_schur_factor(model, data, ws, q, false)) {                   // C1, C2
-    ws.Lambda_inv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return ws.Lambda_inv;
+    ws.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return ws.compliance;
   }
   ws.V = ws.E_N;                                                                  // C3
   ws.schur.A_chain.diag(ws.tip()).template triangularView<Eigen::Lower>().solveInPlace(ws.V);
-  ws.Lambda_inv = ws.D;                                                           // C4
-  ws.Lambda_inv.noalias() -= ws.V.transpose() * ws.V;
-  return ws.Lambda_inv;
+  ws.compliance = ws.D;                                                           // C4
+  ws.compliance.noalias() -= ws.V.transpose() * ws.V;
+  return ws.compliance;
 }
 
 }  // namespace treedyn

@@ -59,16 +59,16 @@ class OscmSchurWorkspace {
     Y_shift = schur.W(tip_).transpose() * Iinv * schur.W(tip_);                   // T5
     V = E_N;
     tip_scale = Y_shift.diagonal();
-    Lambda_inv.setZero();
-    Lambda.setZero();
+    compliance.setZero();
+    inertia.setZero();
   }
 
   /// The tip body t = N − 1 (0-based), the frame's body.
   [[nodiscard]] int tip() const noexcept { return tip_; }
 
   SchurWorkspace<Scalar> schur;      ///< Fijany's operators (K̃, 𝒜 = schur.A_chain, factored in place)
-  Matrix6<Scalar> Lambda_inv;        ///< oscm_schur output: Λ⁻¹ = J M⁻¹ Jᵀ at E (local frame coordinates)
-  Matrix6<Scalar> Lambda;            ///< osim_schur output: Λ = (J M⁻¹ Jᵀ)⁻¹ at E
+  Matrix6<Scalar> compliance;        ///< oscm_schur output: Fijany's Λ⁻¹ = J M⁻¹ Jᵀ at E (local frame coordinates)
+  Matrix6<Scalar> inertia;           ///< osim_schur output: the operational-space inertia (J M⁻¹ Jᵀ)⁻¹ at E
   FactorStatus status;               ///< of the last call: 𝒜 (oscm_schur) or 𝒴 (osim_schur) not positive definite
 
   // Constant tip operators (T1–T5 above) and scratch.

@@ -5,14 +5,14 @@
 // of seed 000 App. A on packed rows (kernels/ltdl_packed.hpp) with the chain parent array λ(k) = k − 1,
 // which makes it the dense reversed LᵀDL factorization (algorithms.md §2.3 check (c)), and its inverse
 // (kernels/ltdl_inverse.hpp, algorithms.md §4.1).
-//   I1  Λ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → osim_status = that status)
+//   I1  Λ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → frames.status = that status)
 //   I2  Λ = Lᵀ D L   (ltdl_packed on a packed copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j Λ_jj
 //   I3  Λ⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ                      (ltdl_inverse_packed, both triangles)
 // A pivot at or below m·ε·max_j Λ_jj counts as zero: Λ is then singular to working precision (J does not
 // have full row rank, e.g. 6 rows on a body with fewer than 6 DoFs between it and the base), and
-// frames.osim_status names the row of Λ where the factorization stopped; Λ⁻¹ is NaN then.
+// frames.status names the row of Λ where the factorization stopped; Λ⁻¹ is NaN then.
 // Contract: frames built on this model; q has model.nq() entries. Writes everything oscm writes, and
-// frames.Lambda_factor, frames.osim_status and frames.Lambda_inv (returned, both triangles). Cost: oscm +
+// frames.compliance_factor, frames.status and frames.inertia (returned, both triangles). Cost: oscm +
 // m³/6 + m³/2 multiply-adds for m rows. noexcept; never allocates.
 #pragma once
 
@@ -24,31 +24,30 @@
 
 namespace treedyn {
 
-/// Λ⁻¹ (the operational-space inertia) for the frames; status in frames.osim_status. Returns frames.Lambda_inv.
+/// Λ⁻¹ (the operational-space inertia) for the frames; status in frames.status. Returns frames.inertia.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                        const Eigen::MatrixBase<Dq>& q,
-                                                        OperationalFrames<Scalar>& frames) noexcept {
-  oscm(model, data, q, frames);                                                      // I1
-  frames.osim_status = frames.status;
-  if (frames.osim_status) {
+                                                        OperationalFrames<Scalar>& frames,
+                                                        const Eigen::MatrixBase<Dq>& q) noexcept {
+  oscm(model, data, frames, q);                                                      // I1
+  if (frames.status) {
     const int m = frames.rows();
-    frames.dense_pattern.pack(frames.Lambda, frames.Lambda_factor);                  // I2
-    const FactorStatus factored = ltdl_packed(frames.Lambda_factor, frames.dense_pattern);
-    const Scalar singular = Scalar(m) * std::numeric_limits<Scalar>::epsilon() * frames.Lambda.diagonal().maxCoeff();
-    frames.osim_status = factored;
+    frames.dense_pattern.pack(frames.compliance, frames.compliance_factor);                  // I2
+    const FactorStatus factored = ltdl_packed(frames.compliance_factor, frames.dense_pattern);
+    const Scalar singular = Scalar(m) * std::numeric_limits<Scalar>::epsilon() * frames.compliance.diagonal().maxCoeff();
+    frames.status = factored;
     for (int k = m - 1; k >= (factored ? 0 : factored.row); --k)  // the pivots ltdl formed, in its order
-      if (!(frames.Lambda_factor(frames.dense_pattern.row_start(k)) > singular)) {
-        frames.osim_status = FactorStatus::non_positive_pivot(k);
+      if (!(frames.compliance_factor(frames.dense_pattern.row_start(k)) > singular)) {
+        frames.status = FactorStatus::non_positive_pivot(k);
         break;
       }
   }
-  if (!frames.osim_status) {
-    frames.Lambda_inv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return frames.Lambda_inv;
+  if (!frames.status) {
+    frames.inertia.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return frames.inertia;
   }
-  ltdl_inverse_packed(frames.Lambda_factor, frames.dense_pattern, frames.Lambda_inv);  // I3 (both triangles)
-  return frames.Lambda_inv;
+  ltdl_inverse_packed(frames.compliance_factor, frames.dense_pattern, frames.inertia);  // I3 (both triangles)
+  return frames.inertia;
 }
 
 }  // namespace treedyn

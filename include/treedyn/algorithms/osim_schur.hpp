@@ -18,7 +18,7 @@
 //   Y3  𝒴 = L D' Lᵀ, block LDLᵀ base to tip; Δ'_N = C'_N C'_Nᵀ            (block_tridiagonal_factor)
 //   Y4  U = C'_N⁻¹ ℛ_N
 //   Y5  Λ = 𝒮 + UᵀU
-// Contract: ws = OscmSchurWorkspace<Scalar>(model, frames). osim_schur(model, data, ws, q) returns ws.Lambda,
+// Contract: ws = OscmSchurWorkspace<Scalar>(model, frames). osim_schur(model, data, ws, q) returns ws.inertia,
 // 6×6, in the frame's LOCAL coordinates (the inverse of oscm_schur's output). Writes data.Xup and ws. If 𝒴 is
 // singular — a pivot entry of Δ'_N not above 64·N·ε times the matching diagonal entry of 𝒜_NN, i.e. zero to
 // working precision — ws.status names its scalar row of 𝒴 and the output is NaN. Cost O(N). noexcept; never
@@ -35,14 +35,14 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& osim_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::oscm_schur_factor(model, data, ws, q, true)) {                    // Y1, Y2, Y3
-    ws.Lambda.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return ws.Lambda;
+    ws.inertia.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    return ws.inertia;
   }
   ws.V = ws.R_N;                                                                  // Y4
   ws.schur.A_chain.diag(ws.tip()).template triangularView<Eigen::Lower>().solveInPlace(ws.V);
-  ws.Lambda = ws.S;                                                               // Y5
-  ws.Lambda.noalias() += ws.V.transpose() * ws.V;
-  return ws.Lambda;
+  ws.inertia = ws.S;                                                               // Y5
+  ws.inertia.noalias() += ws.V.transpose() * ws.V;
+  return ws.inertia;
 }
 
 }  // namespace treedyn

@@ -24,74 +24,19 @@
 // humanoid30 and chain30 (1.37× in float), with the same operations in the same order.
 #pragma once
 
-#include "treedyn/algorithms/forward_kinematics.hpp"
-#include "treedyn/model/data.hpp"
-#include "treedyn/model/model.hpp"
-#include "treedyn/spatial/cross.hpp"
+#include "treedyn/algorithms/detail/outward_pass.hpp"
 
 namespace treedyn {
 namespace detail {
 
-/// No external forces: the default of rnea / bias (every body's external force is zero).
-template <class Scalar>
-struct NoExternalForces {
-  Force<Scalar> operator[](int) const noexcept { return Force<Scalar>::Zero(); }
-};
-
-/// A motion vector held as its two 3-vector halves (angular ω, linear v), kept in registers; see the
-/// implementation note at the top for why the outward passes avoid whole 6-vector arithmetic.
-template <class Scalar>
-struct MotionHalves {
-  Vector3<Scalar> w, v;
-  [[nodiscard]] Motion<Scalar> motion() const noexcept {
-    Motion<Scalar> m;
-    m << w, v;
-    return m;
-  }
-};
-
-/// S_i x_i for body i's n_i entries of x starting at vi, as halves (1-DoF: a scaled axis).
-template <class Scalar, class Dx>
-EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(const MotionSubspace<Scalar>& S, const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
-  if (S.cols() == 1) return {S.col(0).template head<3>() * x(vi), S.col(0).template tail<3>() * x(vi)};
-  const Motion<Scalar> m = S * x.segment(vi, S.cols());
-  return {m.template head<3>(), m.template tail<3>()};
-}
-
-/// Body velocity and joint velocity of one body, as halves.
-template <class Scalar>
-struct BodyVelocity {
-  MotionHalves<Scalar> v;   ///< v_i
-  MotionHalves<Scalar> vJ;  ///< S_i q̇_i
-};
-
-/// R4–R5 for body i (data.Xup[i] already set): data.v[i] = X_i v_λ(i) + S_i q̇_i, written half by half.
-/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of RNEA and the articulated-body methods.
-template <class Scalar, int N, class Dv>
-EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                       const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
-  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspace(i), qd, model.v_offset(i));  // R4
-  Vector3<Scalar> w = vJ.w, vl = vJ.v;
-  const int p = model.parent(i);
-  if (p != no_parent) {                                                          // R5: + X_i v_λ(i)
-    const Transform<Scalar>& X = data.Xup[i];
-    const Vector3<Scalar> wp = data.v[p].template head<3>(), vp = data.v[p].template tail<3>();
-    w.noalias() += X.E * wp;
-    vl.noalias() += X.E * (vp - X.r.cross(wp));
-  }
-  data.v[i].template head<3>() = w;
-  data.v[i].template tail<3>() = vl;
-  return {{w, vl}, vJ};
-}
-
-template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
-void rnea_into(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
-               Out& tau) noexcept {
+/// R1–R10 with R3 already done (data.Xup set by joint_transforms): a composite route that ran the
+/// CRBA on the same q calls this directly, so the joint transforms are computed once.
+template <class Scalar, int N, class Dv, class Da, class Fext, class Out>
+void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dv>& qd,
+                           const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext, Out& tau) noexcept {
   using V3 = Vector3<Scalar>;
   const V3 a0w = V3::Zero(), a0v = -model.gravity();                             // R1
-  detail::joint_transforms(model, data, q);                                      // R2, R3
-  for (int i = 0; i < model.nbodies(); ++i) {
+  for (int i = 0; i < model.nbodies(); ++i) {                                    // R2 (R3: data.Xup)
     const int p = model.parent(i);
     const Transform<Scalar>& X = data.Xup[i];
     const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i);            // R4, R5
@@ -140,37 +85,24 @@ void rnea_into(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen
 
 }  // namespace detail
 
-/// τ = RNEA(q, q̇, q̈): the joint forces that produce q̈ (gravity included). Returns data.tau.
-template <class Scalar, int N, class Dq, class Dv, class Da>
-const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>& qdd) noexcept {
-  detail::rnea_into(model, data, q, qd, &qdd, detail::NoExternalForces<Scalar>{}, data.tau);
-  return data.tau;
-}
-
-/// τ = RNEA(q, q̇, q̈) with external forces f_ext[i] (body-i coordinates) acting on the bodies.
-template <class Scalar, int N, class Dq, class Dv, class Da, class Fext>
+/// τ = RNEA(q, q̇, q̈[, f_ext]): the joint forces that produce q̈ (gravity included), with external forces
+/// f_ext[i] (body-i coordinates; default none) acting on the bodies. Returns data.tau.
+template <class Scalar, int N, class Dq, class Dv, class Da, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>& qdd,
-                               const Fext& f_ext) noexcept {
-  detail::rnea_into(model, data, q, qd, &qdd, f_ext, data.tau);
+                               const Fext& f_ext = Fext{}) noexcept {
+  detail::joint_transforms(model, data, q);                                      // R3
+  detail::rnea_given_transforms(model, data, qd, &qdd, f_ext, data.tau);
   return data.tau;
 }
 
-/// C(q, q̇) = RNEA(q, q̇, 0): Coriolis, centrifugal and gravity forces. Returns data.C.
-template <class Scalar, int N, class Dq, class Dv>
+/// C(q, q̇[, f_ext]) = RNEA(q, q̇, 0): Coriolis, centrifugal and gravity forces (and f_ext, default none).
+/// Returns data.C.
+template <class Scalar, int N, class Dq, class Dv, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-                               const Eigen::MatrixBase<Dv>& qd) noexcept {
-  detail::rnea_into(model, data, q, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr),
-                    detail::NoExternalForces<Scalar>{}, data.C);
-  return data.C;
-}
-
-/// C(q, q̇) with external forces f_ext[i] (body-i coordinates) included.
-template <class Scalar, int N, class Dq, class Dv, class Fext>
-const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-                               const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
-  detail::rnea_into(model, data, q, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
+                               const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext = Fext{}) noexcept {
+  detail::joint_transforms(model, data, q);                                      // R3
+  detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
   return data.C;
 }
 

@@ -86,7 +86,7 @@ class SchurWorkspace {
     if (chain_) A_chain = BlockTridiagonal<Scalar, 6>(constraint_sizes);
     else A_tree = SiblingBlockMatrix<Scalar, 6>(parents, constraint_sizes);
     Minv = MatrixX::Zero(nv_, nv_);
-    qdd = VectorX::Zero(nv_);
+    Minv_b = VectorX::Zero(nv_);
     mu = VectorX::Zero(nw_);
     column = VectorX::Zero(nv_);
   }
@@ -122,9 +122,9 @@ class SchurWorkspace {
   SiblingBlockMatrix<Scalar, 6> K;           ///< K̃_ij = P_iᵀ K_ij P_j on the sibling pattern, 6×6 blocks
   BlockTridiagonal<Scalar, 6> A_chain;       ///< 𝒜 of a chain (factored in place by the algorithms)
   SiblingBlockMatrix<Scalar, 6> A_tree;      ///< 𝒜 of a tree (factored in place by the algorithms)
-  FactorStatus status;                       ///< factorization of 𝒜 by the last minverse_schur / minv_apply_schur
+  FactorStatus status;                       ///< factorization of 𝒜 by the last minverse_schur / minverse_apply_schur
   MatrixX Minv;                              ///< minverse_schur output (full, symmetric)
-  VectorX qdd;                               ///< minv_apply_schur output M⁻¹τ
+  VectorX Minv_b;                            ///< minverse_apply_schur output M⁻¹τ
   VectorX mu;                                ///< multipliers μ = −𝒜⁻¹ℬτ of the last call (constraint forces W_iᵀf_i)
   VectorX column;                            ///< scratch: one joint-space column
 

@@ -75,17 +75,7 @@ struct Data {
   VectorN<Scalar, N> Dinv_u;                        ///< D_i⁻¹ u_i, u_i = τ_i − S_iᵀ pA_i
   FactorStatus aba_status;                          ///< last aba / modified_aba; row = BODY of a failed pivot
 
-  // ---- mass-matrix inverse, issue 5 part A (minverse_ltdl.hpp, minverse_aba.hpp) ----------------------
-  // Sized from members above (H: n×n, Xup: one per body) by default member initializers, so the
-  // constructor needs no change; with a fixed N every one is fixed-size (no heap).
-  MatrixN<Scalar, N> Minv = MatrixN<Scalar, N>::Zero(H.rows(), H.cols());  ///< H⁻¹, full symmetric
-  /// minverse_aba: per body, the 6×n coefficient block F_i (backward pass: pA_i = F_i τ), reused as P_i
-  /// (forward pass: a_i = P_i τ); only the columns of DoFs numbered from body i's first DoF are used.
-  detail::Array<Eigen::Matrix<Scalar, 6, N>, N> minv_F =
-      detail::Array<Eigen::Matrix<Scalar, 6, N>, N>(Xup.size(), Eigen::Matrix<Scalar, 6, N>::Zero(6, H.cols()));
-  /// minverse_aba: one past the last DoF of body i's subtree (columns where F_i can be nonzero end here).
-  detail::Array<int, N> minv_subtree_end = detail::Array<int, N>(Xup.size(), 0);
-  // ---- end of issue 5 part A ---------------------------------------------------------------------------
+  MatrixN<Scalar, N> Minv = MatrixN<Scalar, N>::Zero(H.rows(), H.cols());  ///< minverse_ltdl: H⁻¹, full symmetric
 };
 
 }  // namespace treedyn

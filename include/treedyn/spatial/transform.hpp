@@ -11,7 +11,7 @@
 // Costs per column of the argument (24 multiplications and 18 additions each):
 //   apply_motion            X m   = [E w; E (v - r × w)]
 //   apply_force             X* f  = [E (n - r × f); E f]
-//   apply_transpose_motion  X^T f = [E^T n + r × E^T f; E^T f]   (= ^A X*_B f: a force back to A)
+//   apply_inverse_force     X^T f = [E^T n + r × E^T f; E^T f]   (= ^A X*_B f: a force back to A)
 //   apply_inverse_motion    X^-1 m = [E^T w; E^T v + r × E^T w]  (= ^A X_B m)
 // inverse: 9 multiplications; compose: 36 multiplications. The four apply functions accept a 6-vector or a
 // 6×k block (k fixed or Dynamic) and return a matrix with the argument's column count; they never form a
@@ -55,7 +55,7 @@ struct Transform {
 
   /// X^T f = ^A X*_B f: a force vector (or 6×k block) expressed in B coordinates, brought back to A.
   template <class Derived>
-  detail::SpatialBlock<Scalar, Derived> apply_transpose_motion(const Eigen::MatrixBase<Derived>& f) const
+  detail::SpatialBlock<Scalar, Derived> apply_inverse_force(const Eigen::MatrixBase<Derived>& f) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(f, [this](const auto& n, const auto& lin, auto& top, auto& bottom) {
       const Vector3<Scalar> Etf = E.transpose() * lin;

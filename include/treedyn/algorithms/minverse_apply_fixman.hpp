@@ -1,4 +1,4 @@
-// minv_apply_fixman: M⁻¹b in O(n) for a serial chain by Fixman's soft/hard variables on (SE(3))ⁿ.
+// minverse_apply_fixman: M⁻¹b in O(n) for a serial chain by Fixman's soft/hard variables on (SE(3))ⁿ.
 //
 // Citation: K. Lee, Y. Wang, G. S. Chirikjian, "O(n) mass matrix inversion for serial manipulators and
 // polypeptide chains using Lie derivatives", Robotica 2007 (../shared/seeds/002_e975a358a1d8fdff.txt):
@@ -13,10 +13,11 @@
 //           of mass (body 0 on a revolute joint excepted, see "Setup" F4). Anything else is rejected when
 //           FixmanWorkspace is built: std::invalid_argument naming the body and the reason
 //           (fixman_supported(model) asks the same question without throwing).
-//   In      q (nq = n), b (n).  Out: workspace.x = M(q)⁻¹ b (returned by reference), workspace.status.
-//   Status  a block pivot of H22 that is not positive definite stops the factorization: workspace.status
-//           names the first scalar row of the failed 5×5 block of H22 (5·body), and x is set to zero (no NaN).
-//   Aliasing b may not alias workspace.x. Cost O(n): per body one 6×6 Jacobian pair by forward-mode
+//   In      q (nq = n), b (n).  Out: ws.Minv_b = M(q)⁻¹ b (returned by reference), ws.status;
+//           data.Xup holds the joint transforms ^iX_λ(i) of q.
+//   Status  a block pivot of H22 that is not positive definite stops the factorization: ws.status
+//           names the first scalar row of the failed 5×5 block of H22 (5·body), and ws.Minv_b is set to zero (no NaN).
+//   Aliasing b may not alias ws.Minv_b. Cost O(n): per body one 6×6 Jacobian pair by forward-mode
 //           autodiff, a few 6×6 products, one 5×5 block LDLᵀ step. noexcept; never allocates (the
 //           workspace, built once, holds every buffer; the dual numbers have a fixed-size derivative).
 // Indexing: paper body k = 1..n ↔ code body k−1; the paper's frame 0 (the base) ↔ code "body −1".
@@ -75,6 +76,7 @@
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
 #include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"
 
@@ -189,12 +191,12 @@ Matrix6<Scalar> fixman_lie_derivative(const Transform<Scalar>& after, const Scal
 
 }  // namespace detail
 
-/// Whether minv_apply_fixman can handle `model`; if not and `reason` is given, *reason names the body
+/// Whether minverse_apply_fixman can handle `model`; if not and `reason` is given, *reason names the body
 /// and the rule broken. Allocates (strings); for set-up only.
 template <class Scalar, int N>
 bool fixman_supported(const Model<Scalar, N>& model, std::string* reason = nullptr);
 
-/// Everything minv_apply_fixman needs, sized once from the model (the only place that allocates).
+/// Everything minverse_apply_fixman needs, sized once from the model (the only place that allocates).
 template <class Scalar>
 class FixmanWorkspace {
  public:
@@ -239,7 +241,7 @@ class FixmanWorkspace {
     y = VectorX::Zero(6 * n);
     u = VectorX::Zero(6 * n);
     d = VectorX::Zero(5 * n);
-    x = VectorX::Zero(n);
+    Minv_b = VectorX::Zero(n);
   }
 
   [[nodiscard]] int nbodies() const noexcept { return nbodies_; }
@@ -260,7 +262,7 @@ class FixmanWorkspace {
   std::vector<Matrix6<Scalar>> H_lower;     ///< IV: H_{k,k−1}
   BlockTridiagonal<Scalar, 5> H22{std::vector<int>{}};  ///< IV: hard×hard part, then its block LDLᵀ
   VectorX y, u, d;                          ///< V: 6n, 6n and 5n scratch
-  VectorX x;                                ///< output M⁻¹ b
+  VectorX Minv_b;                           ///< output M⁻¹ b
   FactorStatus status;                      ///< status of the last H22 factorization
 
  private:
@@ -355,21 +357,22 @@ void fixman_apply_h(FixmanWorkspace<Scalar>& ws) noexcept {
 
 }  // namespace detail
 
-/// x = M(q)⁻¹ b by Fixman's method (see the header comment). Returns workspace.x; workspace.status
+/// x = M(q)⁻¹ b by Fixman's method (see the header comment). Returns ws.Minv_b; ws.status
 /// reports a failed H22 pivot (x is then zero). noexcept; never allocates.
 template <class Scalar, int N, class Dq, class Db>
-const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minv_apply_fixman(const Model<Scalar, N>& model,
-                                                                  FixmanWorkspace<Scalar>& ws,
-                                                                  const Eigen::MatrixBase<Dq>& q,
-                                                                  const Eigen::MatrixBase<Db>& b) noexcept {
+const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minverse_apply_fixman(const Model<Scalar, N>& model,
+                                                                      Data<Scalar, N>& data,
+                                                                      FixmanWorkspace<Scalar>& ws,
+                                                                      const Eigen::MatrixBase<Dq>& q,
+                                                                      const Eigen::MatrixBase<Db>& b) noexcept {
   const int n = model.nbodies();
-  TREEDYN_ASSERT(ws.nbodies() == n, "minv_apply_fixman: the workspace was built for another model");
-  TREEDYN_ASSERT(q.size() == n && b.size() == n, "minv_apply_fixman: q and b must have n entries");
+  TREEDYN_ASSERT(ws.nbodies() == n, "minverse_apply_fixman: the workspace was built for another model");
+  TREEDYN_ASSERT(q.size() == n && b.size() == n, "minverse_apply_fixman: q and b must have n entries");
   for (int k = 0; k < n; ++k) {
     const std::size_t kk = static_cast<std::size_t>(k);
-    const Transform<Scalar> Xup = model.joint_placement(k).transform(Scalar(q(model.q_offset(k))));
+    data.Xup[k] = model.joint_placement(k).transform(Scalar(q(model.q_offset(k))));             // ^kX_λ(k)
     const Transform<Scalar> X_prev_dh = (k == 0) ? ws.X_dh_base : ws.X_dh[kk - 1];
-    ws.T[kk] = ws.X_dh[kk] * Xup * X_prev_dh.inverse();                                         // I
+    ws.T[kk] = ws.X_dh[kk] * data.Xup[k] * X_prev_dh.inverse();                                         // I
     const Transform<Scalar> to_com{Matrix3<Scalar>::Identity(), ws.com[kk]};                     // ^{c}X_F
     const Transform<Scalar> from_com{Matrix3<Scalar>::Identity(), -ws.com[kk]};                  // ^{F}X_c
     ws.D_plus[kk] = detail::fixman_lie_derivative(from_com, Scalar(1), to_com * ws.T[kk]);       // II, III
@@ -391,8 +394,8 @@ const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minv_apply_fixman(const Model<Sc
   }
   ws.status = block_tridiagonal_factor(ws.H22);                                                  // IV
   if (!ws.status.ok()) {
-    ws.x.setZero();
-    return ws.x;
+    ws.Minv_b.setZero();
+    return ws.Minv_b;
   }
   ws.y.setZero();                                                                                // V
   for (int k = 0; k < n; ++k) ws.y(6 * k + ws.soft[static_cast<std::size_t>(k)]) = b(k);
@@ -403,8 +406,8 @@ const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minv_apply_fixman(const Model<Sc
   for (int k = 0; k < n; ++k)
     ws.y.template segment<6>(6 * k)(ws.hard[static_cast<std::size_t>(k)]) = -ws.d.template segment<5>(5 * k);
   detail::fixman_apply_h(ws);                                                                    // V: u = H y
-  for (int k = 0; k < n; ++k) ws.x(k) = ws.u(6 * k + ws.soft[static_cast<std::size_t>(k)]);     // eq. 7
-  return ws.x;
+  for (int k = 0; k < n; ++k) ws.Minv_b(k) = ws.u(6 * k + ws.soft[static_cast<std::size_t>(k)]);     // eq. 7
+  return ws.Minv_b;
 }
 
 }  // namespace treedyn

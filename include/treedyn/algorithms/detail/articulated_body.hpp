@@ -1,0 +1,167 @@
+// treedyn::detail articulated-body steps: the passes of the ABA, shared by the modified ABA, the
+// ABA-based mass-matrix inverse and the OSCM kernels, which differ only in how they combine them.
+//
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1 (trees, multi-DoF joints); the
+// labels A1–A11 are those of aba.hpp's pseudo-code. D_i (n_i×n_i) is factored by a small Cholesky
+// (detail/joint_pivot.hpp); the projection is formed as U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed by division,
+// never by a reciprocal, so that an axis-aligned projection cancels exactly (see docs/notation.md).
+// Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; nothing allocates.
+#pragma once
+
+#include <limits>
+
+#include "treedyn/algorithms/detail/outward_pass.hpp"
+#include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/model/data.hpp"
+#include "treedyn/model/model.hpp"
+#include "treedyn/spatial/articulated_inertia.hpp"
+#include "treedyn/spatial/cross.hpp"
+
+namespace treedyn::detail {
+
+/// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i.
+template <class Scalar, int N, class Dq, class Dv, class Fext>
+void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+                      const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
+  joint_transforms(model, data, q);                                               // A3
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const Motion<Scalar> vJ = body_velocity(model, data, qd, i).vJ.motion();      // A3
+    data.c[i] = cross_motion(data.v[i], vJ);
+    const RigidInertia<Scalar>& I = model.inertia(i);                             // A4
+    data.IA[i] = ArticulatedInertia<Scalar>::from(I);
+    data.pA[i] = cross_force(data.v[i], I.apply(data.v[i]));
+    data.pA[i] -= f_ext[i];
+  }
+}
+
+/// A6's U_i = IA_i S_i alone (the articulated-inertia pass of oscm.hpp needs no bias terms).
+template <class Scalar, int N>
+void aba_form_U(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i);
+  if (S.cols() == 1) data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
+  else data.U.middleCols(vi, S.cols()).noalias() = data.IA[i].M * S;
+}
+
+/// A6 without the pivot: U_i = IA_i S_i and u_i = τ_i − S_iᵀ pA_i (kept in data.Dinv_u until solved).
+template <class Scalar, int N, class Dt>
+void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
+                     int i) noexcept {
+  aba_form_U(model, data, i);
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
+  if (ni == 1) {
+    data.Dinv_u(vi) = tau(vi) - S.col(0).dot(data.pA[i]);
+  } else {
+    data.Dinv_u.segment(vi, ni) = tau.segment(vi, ni);
+    data.Dinv_u.segment(vi, ni).noalias() -= S.transpose() * data.pA[i];
+  }
+}
+
+/// A6's pivot D_i = S_iᵀ U_i into data.D[i] (U_i from aba_joint_terms). Shared with minverse_aba.hpp.
+template <class Scalar, int N>
+void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const int vi = model.v_offset(i);
+  if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
+  else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
+}
+
+/// Factors the pivot data.D[i] into L (for a 1-DoF joint L = D_i) and forms U_i D_i⁻¹, and D_i⁻¹ itself
+/// when Dinv is given (the OSCM needs it). False if D_i is not positive definite.
+template <class Scalar, int N>
+bool aba_factor_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i, PivotMatrix<Scalar>& L,
+                      PivotMatrix<Scalar>* Dinv = nullptr) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  L = data.D[i];
+  if (ni == 1) {
+    const Scalar d = L(0, 0);
+    if (!(d > Scalar(0))) return false;
+    data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division: exact for axis-aligned projections
+    if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
+    return true;
+  }
+  if (!factor_joint_pivot(L)) return false;
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 6, Eigen::ColMajor, 6, 6> Dinv_Ut = data.U.middleCols(vi, ni).transpose();
+  solve_joint_pivot(L, Dinv_Ut);
+  data.U_Dinv.middleCols(vi, ni) = Dinv_Ut.transpose();
+  if (Dinv != nullptr) {
+    Dinv->setIdentity(ni, ni);
+    solve_joint_pivot(L, *Dinv);
+  }
+  return true;
+}
+
+/// Factors the pivot data.D[i] and forms U_i D_i⁻¹ and D_i⁻¹ u_i. False if D_i is not positive definite.
+template <class Scalar, int N>
+bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  PivotMatrix<Scalar> L;
+  if (!aba_factor_pivot(model, data, i, L)) return false;
+  if (ni == 1) {
+    data.Dinv_u(vi) /= L(0, 0);
+    return true;
+  }
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1> Dinv_u = data.Dinv_u.segment(vi, ni);
+  solve_joint_pivot(L, Dinv_u);
+  data.Dinv_u.segment(vi, ni) = Dinv_u;
+  return true;
+}
+
+/// A8–A9 without the bias: Ia = IA_i − U_i (D_i⁻¹U_iᵀ), carried to the parent (IA_λ(i) += X_iᵀ Ia X_i).
+/// Needs U_i and U_i D_i⁻¹. Returns Ia. Shared with oscm.hpp, which needs no bias forces.
+template <class Scalar, int N>
+ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                               int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  ArticulatedInertia<Scalar> Ia = data.IA[i];
+  if (ni == 1) Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();              // A8
+  else Ia.M.noalias() -= data.U.middleCols(vi, ni) * data.U_Dinv.middleCols(vi, ni).transpose();
+  data.IA[model.parent(i)] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
+  return Ia;
+}
+
+/// A8–A9: the projected inertia Ia = IA_i − U_i (D_i⁻¹U_iᵀ) and bias pa, carried to the parent. Returns Ia.
+template <class Scalar, int N>
+ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                 int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  const ArticulatedInertia<Scalar> Ia = aba_project_inertia(model, data, i);                    // A8, A9
+  Force<Scalar> pa = data.pA[i];                                                                // A8
+  pa.noalias() += Ia.M * data.c[i];
+  if (ni == 1) pa += data.U.col(vi) * data.Dinv_u(vi);
+  else pa.noalias() += data.U.middleCols(vi, ni) * data.Dinv_u.segment(vi, ni);
+  data.pA[model.parent(i)] += data.Xup[i].apply_inverse_force(pa);                           // A9
+  return Ia;
+}
+
+/// Pass 3 (A10–A11): accelerations from the base outward.
+template <class Scalar, int N>
+void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+  Motion<Scalar> a0 = Motion<Scalar>::Zero();                                     // A1
+  a0.template tail<3>() = -model.gravity();
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
+    const Motion<Scalar> a_prime = data.Xup[i].apply_motion(p == no_parent ? a0 : data.a[p]) + data.c[i];
+    if (ni == 1) {
+      data.qdd(vi) = data.Dinv_u(vi) - data.U_Dinv.col(vi).dot(a_prime);
+      data.a[i] = a_prime + S.col(0) * data.qdd(vi);
+    } else {
+      data.qdd.segment(vi, ni) = data.Dinv_u.segment(vi, ni);
+      data.qdd.segment(vi, ni).noalias() -= data.U_Dinv.middleCols(vi, ni).transpose() * a_prime;
+      data.a[i] = a_prime;
+      data.a[i].noalias() += S * data.qdd.segment(vi, ni);
+    }
+  }
+}
+
+/// Records a failed pivot at body i: status names the body, q̈ is NaN.
+template <class Scalar, int N>
+const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i) noexcept {
+  data.aba_status = FactorStatus::non_positive_joint_pivot(i);
+  data.qdd.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  return data.qdd;
+}
+
+}  // namespace treedyn::detail

@@ -1,0 +1,37 @@
+// treedyn::detail joint blocks: the one place where a step chooses between the 1-DoF fast path and the
+// general multi-DoF joint.
+//
+// A joint's quantities with one column per DoF (S_i, U_i, U_i D_i⁻¹, a row block of a joint-space matrix)
+// are 6×n_i with n_i ≤ 6. A step written once as a template on NI runs either with NI = 1 (fixed-size
+// 6-vectors: what almost every robot joint is, and what the compiler unrolls) or NI = Dynamic (2…6 columns
+// stored inline, no heap). with_joint_width(n_i, step) picks the instantiation at run time, so callers
+// never spell out the branch. Nothing here allocates.
+#pragma once
+
+#include <type_traits>
+
+#include <Eigen/Core>
+
+namespace treedyn::detail {
+
+/// Fixed-maximum-size types for a joint with NI DoFs (NI = 1, or Eigen::Dynamic for 2 … 6).
+template <class Scalar, int NI>
+struct JointBlock {
+  static constexpr int max = (NI == Eigen::Dynamic ? 6 : NI);
+  using Subspace = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, max>;  ///< S_i, U_i, U_i D_i⁻¹ (6×n_i)
+  using Vector = Eigen::Matrix<Scalar, NI, 1, Eigen::ColMajor, max, 1>;   ///< n_i entries (a row-block column)
+};
+
+/// The compile-time width a step is instantiated for: 1 or Eigen::Dynamic.
+template <int NI>
+using JointWidth = std::integral_constant<int, NI>;
+
+/// Calls step(JointWidth<1>{}) for a 1-DoF joint and step(JointWidth<Eigen::Dynamic>{}) otherwise; the
+/// step reads the width as decltype(width)::value.
+template <class Step>
+EIGEN_ALWAYS_INLINE void with_joint_width(Eigen::Index ni, Step&& step) noexcept {
+  if (ni == 1) step(JointWidth<1>{});
+  else step(JointWidth<Eigen::Dynamic>{});
+}
+
+}  // namespace treedyn::detail

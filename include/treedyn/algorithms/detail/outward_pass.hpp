@@ -1,0 +1,94 @@
+// treedyn::detail outward-pass steps shared by the tree algorithms: joint transforms, world placements,
+// body velocities, and the external-force default.
+//
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, §4 and Table 5.1 (the outward pass of the
+// RNEA), on which the CRBA, the articulated-body methods, the mass-matrix inverses and the OSCM kernels
+// all start. Indexing: paper body i ↔ code i−1; "λ(i) = 0" ↔ "parent == no_parent".
+// Implementation note (MotionHalves): each body's step works on the 3-vector halves (angular, linear) of
+// a motion, kept in registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just
+// written half by half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot
+// forward (a store-forwarding stall); the halves form does the same operations in the same order without
+// the stall (see the README's benchmark notes). noexcept; nothing here allocates.
+#pragma once
+
+#include "treedyn/model/data.hpp"
+#include "treedyn/model/model.hpp"
+#include "treedyn/spatial/cross.hpp"
+
+namespace treedyn::detail {
+
+/// No external forces: the default f_ext of rnea, bias and the forward-dynamics routes.
+template <class Scalar>
+struct NoExternalForces {
+  Force<Scalar> operator[](int) const noexcept { return Force<Scalar>::Zero(); }
+};
+
+/// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts with).
+template <class Scalar, int N, class Dq>
+void joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q) noexcept {
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const JointPlacement<Scalar>& placement = model.joint_placement(i);
+    if (placement.is_one_dof()) {
+      data.Xup[i] = placement.transform(q(model.q_offset(i)));  // XJ(q_i) X_T(i), folded
+    } else {
+      const Joint<Scalar>& joint = model.joint(i);
+      data.Xup[i] = joint.transform(q.segment(model.q_offset(i), joint.nq())) * model.tree_transform(i);
+    }
+  }
+}
+
+/// ^i X_0 = ^i X_λ(i) · ^λ(i) X_0 (^0 X_0 = 1) into data.X_world, from data.Xup as joint_transforms left it.
+template <class Scalar, int N>
+void world_placements(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const int p = model.parent(i);
+    data.X_world[i] = (p == no_parent) ? data.Xup[i] : data.Xup[i] * data.X_world[p];
+  }
+}
+
+/// A motion vector held as its two 3-vector halves (angular ω, linear v), kept in registers.
+template <class Scalar>
+struct MotionHalves {
+  Vector3<Scalar> w, v;
+  [[nodiscard]] Motion<Scalar> motion() const noexcept {
+    Motion<Scalar> m;
+    m << w, v;
+    return m;
+  }
+};
+
+/// S_i x_i for body i's n_i entries of x starting at vi, as halves (1-DoF: a scaled axis).
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(const MotionSubspace<Scalar>& S, const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  if (S.cols() == 1) return {S.col(0).template head<3>() * x(vi), S.col(0).template tail<3>() * x(vi)};
+  const Motion<Scalar> m = S * x.segment(vi, S.cols());
+  return {m.template head<3>(), m.template tail<3>()};
+}
+
+/// Body velocity and joint velocity of one body, as halves.
+template <class Scalar>
+struct BodyVelocity {
+  MotionHalves<Scalar> v;   ///< v_i
+  MotionHalves<Scalar> vJ;  ///< S_i q̇_i
+};
+
+/// v_i = X_i v_λ(i) + S_i q̇_i for body i (data.Xup[i] already set), written half by half into data.v[i].
+/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of the RNEA and the articulated-body methods.
+template <class Scalar, int N, class Dv>
+EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                       const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
+  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspace(i), qd, model.v_offset(i));  // vJ = S_i q̇_i
+  Vector3<Scalar> w = vJ.w, vl = vJ.v;
+  const int p = model.parent(i);
+  if (p != no_parent) {                                                          // + X_i v_λ(i)
+    const Transform<Scalar>& X = data.Xup[i];
+    const Vector3<Scalar> wp = data.v[p].template head<3>(), vp = data.v[p].template tail<3>();
+    w.noalias() += X.E * wp;
+    vl.noalias() += X.E * (vp - X.r.cross(wp));
+  }
+  data.v[i].template head<3>() = w;
+  data.v[i].template tail<3>() = vl;
+  return {{w, vl}, vJ};
+}
+
+}  // namespace treedyn::detail

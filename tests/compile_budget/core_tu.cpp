@@ -1,0 +1,43 @@
+// The compile-time budget's reference translation unit: the umbrella header and the core algorithms,
+// instantiated for float and double (rnea, crba, forward_dynamics_crba, aba, modified_aba, minverse_ltdl,
+// minverse_aba, frame_jacobian, oscm). tests/compile_budget/measure.sh compiles it at -O2 and reports
+// the CPU time and peak memory; the README's compile-time table quotes that report. It is also built
+// and run as a program so that it cannot rot: it exits non-zero when a result is not finite.
+#include <cmath>
+#include <cstdio>
+
+#include <treedyn/treedyn.hpp>
+
+namespace {
+
+template <class Scalar>
+bool run_core_algorithms() {
+  const treedyn::Model<Scalar> model = treedyn::robots::humanoid30<double>().template cast<Scalar>();
+  treedyn::Data<Scalar> data(model);
+  treedyn::MinverseAbaWorkspace<Scalar> minv(model);
+  treedyn::OperationalFrames<Scalar> frames(model);
+  frames.add(model.nbodies() - 1, treedyn::Transform<Scalar>::identity());
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> q = treedyn::neutral(model);
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> v = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>::Constant(model.nv(), Scalar(0.1));
+  Scalar sum(0);
+  sum += treedyn::rnea(model, data, q, v, v).sum();
+  sum += treedyn::crba(model, data, q).sum();
+  sum += treedyn::forward_dynamics_crba(model, data, q, v, v).sum();
+  sum += treedyn::aba(model, data, q, v, v).sum();
+  sum += treedyn::modified_aba(model, data, q, v, v).sum();
+  sum += treedyn::minverse_ltdl(model, data, q).sum();
+  sum += treedyn::minverse_aba(model, data, minv, q).sum();
+  treedyn::forward_kinematics(model, data, q);
+  sum += treedyn::frame_jacobian(model, data, model.nbodies() - 1, treedyn::Transform<Scalar>::identity()).sum();
+  sum += treedyn::oscm(model, data, frames, q).sum();
+  using std::isfinite;
+  return isfinite(static_cast<double>(sum));
+}
+
+}  // namespace
+
+int main() {
+  const bool ok = run_core_algorithms<float>() && run_core_algorithms<double>();
+  std::printf("core algorithms, float and double: %s\n", ok ? "finite" : "NOT FINITE");
+  return ok ? 0 : 1;
+}

@@ -1,6 +1,6 @@
 // FactorStatus: how a factorization ended, naming the row of a non-positive pivot.
 //
-// Hot kernels are noexcept (architecture.md §5): instead of throwing or leaving NaN behind, a
+// Hot kernels are noexcept: instead of throwing or leaving NaN behind, a
 // factorization that meets a pivot that is not > 0 (zero, negative or NaN) stops at that row and
 // returns its 0-based index here. The rows above it are then untouched, the rows below it hold
 // finished factor rows; the matrix is no factorization and must not be used for solves.

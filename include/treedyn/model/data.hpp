@@ -1,9 +1,9 @@
 // treedyn Data: every workspace quantity of the algorithms, sized once from a Model.
 //
-// Reference: ../shared/design/architecture.md §4. Only the Model builder and this constructor may
+// The Model is immutable; Data is the workspace. Only the Model builder and this constructor may
 // allocate; with a fixed N not even this constructor does (every member is fixed-size or has a fixed
 // maximum size). One Data per thread. The branch-induced zeros of H are set here, once: the CRBA writes
-// only the nonzeros (seed 000 §5).
+// only the nonzeros (Featherstone (2005) §5, see docs/references.md).
 #pragma once
 
 #include "treedyn/detail/joint_pivot.hpp"
@@ -75,7 +75,7 @@ struct Data {
   VectorN<Scalar, N> Dinv_u;                        ///< D_i⁻¹ u_i, u_i = τ_i − S_iᵀ pA_i
   FactorStatus aba_status;                          ///< last aba / modified_aba; row = BODY of a failed pivot
 
-  // ---- mass-matrix inverse, issue 5 part A (minverse_ltdl.hpp, minverse_aba.hpp) ----------------------
+  // ---- mass-matrix inverse (minverse_ltdl.hpp, minverse_aba.hpp) --------------------------------------
   // Sized from members above (H: n×n, Xup: one per body) by default member initializers, so the
   // constructor needs no change; with a fixed N every one is fixed-size (no heap).
   MatrixN<Scalar, N> Minv = MatrixN<Scalar, N>::Zero(H.rows(), H.cols());  ///< H⁻¹, full symmetric
@@ -85,7 +85,7 @@ struct Data {
       detail::Array<Eigen::Matrix<Scalar, 6, N>, N>(Xup.size(), Eigen::Matrix<Scalar, 6, N>::Zero(6, H.cols()));
   /// minverse_aba: one past the last DoF of body i's subtree (columns where F_i can be nonzero end here).
   detail::Array<int, N> minv_subtree_end = detail::Array<int, N>(Xup.size(), 0);
-  // ---- end of issue 5 part A ---------------------------------------------------------------------------
+  // ---- end of mass-matrix inverse ----------------------------------------------------------------------
 };
 
 }  // namespace treedyn

@@ -2,7 +2,7 @@
 //
 // Source: A. Fijany, ICRA 1994 (docs/references.md), §IV.B, Eq. (31) "M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ"
 // with Eqs. (18)–(30); O(N) serial evaluation by block LDLᵀ of 𝒜 (§IV.D, §V.B); docs/notation.md for the
-// notation, kernels/sibling_block_ldlt.hpp for trees (leaves-first, fill-free elimination of 𝒜). The operators are formed by
+// notation; trees: kernels/sibling_block_ldlt.hpp (leaves-first, fill-free). The operators are formed by
 // schur_operators.hpp, which states the three exact adaptations made (Ŝ_i = S_i(S_iᵀS_i)⁻¹ for any joint,
 // an orthonormal W_i, regularised inertia of a singular body on the fixed base).
 // Derivation (q̇ = 0, g = 0): 𝓘a = 𝒫ᵀf, f = 𝒮τ + 𝒲μ, 𝒲ᵀ𝒫a = 0 ⇒ μ = −𝒜⁻¹ℬτ, q̈ = 𝒮ᵀ𝒫a = 𝒢τ + ℬᵀμ.

@@ -1,7 +1,7 @@
 // treedyn forward declarations and library-wide constants.
 //
 // Indices are 0-based everywhere in the code; the base (the root's parent) is `no_parent` = -1.
-// The papers and ../shared/design/algorithms.md number bodies from 1 with the base 0:
+// Featherstone's papers (docs/references.md) number bodies from 1 with the base 0 (docs/notation.md):
 // "paper k <-> code k-1; `while i != 0` <-> `while (i != no_parent)`".
 #pragma once
 

@@ -1,6 +1,6 @@
 // aba: forward dynamics q̈ = FD(q, q̇, τ[, f_ext]) by the articulated-body method, O(N).
 //
-// Reference: algorithms.md §3.1; Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1 (trees,
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008 (docs/references.md), Table 7.1 (trees,
 // multi-DoF joints). Gravity enters as the base acceleration a_0 = −[0; g]; f_ext,i in body-i coordinates.
 //   A1  v_0 = 0;  a_0 = −[0; g]
 //   A2  for i = 1..N:                                                    (pass 1, outward)
@@ -14,7 +14,7 @@
 //   A10 for i = 1..N:                                                    (pass 3, outward)
 //   A11    a' = X_i a_λ(i) + c_i;  q̈_i = D_i⁻¹ u_i − (U_i D_i⁻¹)ᵀ a';  a_i = a' + S_i q̈_i
 // D_i (n_i×n_i) is factored by a small Cholesky (detail/joint_pivot.hpp); the projection is formed as
-// U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (algorithms.md §3.2).
+// U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (exact m − m·1 = 0; modified_aba.hpp).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
 // Contract: q (nq), q̇, τ (nv). Writes data.Xup, v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and
 // data.qdd (returned). A joint pivot D_i that is not positive definite stops pass 2: data.aba_status

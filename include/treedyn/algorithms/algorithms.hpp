@@ -13,8 +13,8 @@
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/algorithms/rnea.hpp"
-// ---- operational-space compliance / inertia (issue 6, part 1): recursive Λ, its dense reference, Λ⁻¹ ----
+// ---- operational-space compliance / inertia: recursive Λ, its dense reference, Λ⁻¹ ----
 #include "treedyn/algorithms/oscm.hpp"
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/osim.hpp"
-// ---- end of issue 6, part 1 ----
+// ---- end of operational-space compliance / inertia ----

@@ -1,8 +1,8 @@
 // crba: the joint-space inertia matrix H(q) by the composite-rigid-body algorithm, touching only nonzeros.
 //
-// Reference: seed 000 §5 (../shared/seeds/000_7f543bc10ea1056d.txt, the CRBA listing before eq. 17),
-// extended to multi-DoF joints as algorithms.md §2.2 states; Featherstone, Rigid Body Dynamics
-// Algorithms, 2008, Table 6.2. Seed 000's loop order is kept (backward over i, the composite inertia
+// Reference: Featherstone (2005) §5 (docs/references.md; the CRBA listing before eq. 17), extended to
+// multi-DoF joints over the expanded parent array (below); Featherstone, Rigid Body Dynamics
+// Algorithms, 2008, Table 6.2. The paper's loop order is kept (backward over i, the composite inertia
 // accumulated into the parent, then a walk up the ancestors writing H_ij), but every quantity is expressed
 // in ROOT-BODY coordinates: r(i) is the root of i's subtree (the body above i whose parent is the fixed
 // base), ^i X_r = ^i X_λ(i) · ^λ(i) X_r, and for a root ^r X_r = 1.
@@ -15,26 +15,26 @@
 //   C7     while λ(j) ≠ 0:
 //   C8        j = λ(j)                                (F stays in root coordinates: no force transform)
 //   C9        H[vi(i), vi(j)] = Fᵀ S_j^r;  H[vi(j), vi(i)] = its transpose
-// Why these coordinates: seed 000's C8 transforms F once per (body, ancestor) pair, D1 force transforms
+// Why these coordinates: the paper's C8 transforms F once per (body, ancestor) pair, D1 force transforms
 // (24 multiplications each); with one common frame per subtree H_ij is a bare 6-term dot product, at the
 // price of O(N) work in C1 (one composition, one motion transform per DoF, the inertia transform the
 // local form spends in C5 anyway). Chains and deep trees gain most (D1 = O(N²) for a chain). The subtree's
 // root body, not the world: H does not depend on where the root sits, so neither does the rounding (a
 // free-flyer far from the origin costs no accuracy), roots need no transform at all and their children
 // only ^i X_λ(i). Bodies in different subtrees never share a composite inertia or an H entry.
-// C3–C9 run per DoF over the expanded parent array μ (algorithms.md §1.5): for DoF k of body i,
+// C3–C9 run per DoF over the expanded parent array μ (docs/notation.md): for DoF k of body i,
 // f = Ic_i s_k and H_kl = fᵀ s_l for l = k, μ(k), μ(μ(k)), …; inside one body μ(k) = k − 1, so that walk
 // yields the n_i × n_i block of C4 (lower triangle, mirrored) and then every ancestor column of C9, for
 // 1-DoF and multi-DoF joints alike, with fixed-size 6-vectors only.
 // Indexing: paper body i ↔ code i−1; "λ(j) ≠ 0" ↔ "parent != no_parent".
 // Contract: q has model.nq() entries. Writes the branch-induced nonzeros of data.H (both triangles) and
-// nothing else: the zeros were set once when Data was built (seed 000 §5: "the zero elements must be
+// nothing else: the zeros were set once when Data was built (the paper's §5: "the zero elements must be
 // initialized to zero at least once"). Also fills data.Xup, data.X_root, data.S_root and data.IC (root-body
 // coordinates). Returns data.H.
 // Cost for 1-DoF joints: D0 (ra + rx + vx) + N' compositions + D1 6-term dot products
-// (N' = bodies of depth ≥ 3), against seed 000 eq. 14's D0 (ra + rx) + D1·vx (ra, rx, vx: rigid-body add,
-// rigid-body transform, vector transform). Measured in one session against the local form (best of 3000
-// batches): humanoid30 1.13×, chain30 2.0×, arm7 1.2× faster in double; 1.4×, 2.7×, 1.5× in float.
+// (N' = bodies of depth ≥ 3), against the paper's eq. 14, D0 (ra + rx) + D1·vx (ra, rx, vx: rigid-body add,
+// rigid-body transform, vector transform). Faster than the local form on every robot benchmarked, in
+// float and double, most on chains (see the README's benchmark section).
 // noexcept; never allocates.
 // Accuracy: moment terms of S_j^r and Ic_i grow with the distance from the root body, so cancellation in
 // H_ij grows with the robot's reach (not with its position in the world). C1 maps S_i with Eᵀ, which is

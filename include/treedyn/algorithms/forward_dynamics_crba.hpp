@@ -1,6 +1,6 @@
 // forward_dynamics_crba: q̈ = H⁻¹ (τ − C) by CRBA, RNEA bias and the tree-sparse LTDL factorization.
 //
-// Reference: seed 000 §6 (the "O(n³)" route: CRBA + LTDL + back-substitution), algorithms.md §2.2–2.3.
+// Reference: Featherstone (2005) §6 (the "O(n³)" route: CRBA + LTDL + back-substitution; docs/references.md).
 //   F1  H = crba(q)                     (crba.hpp)
 //   F2  C = bias(q, q̇[, f_ext])          (rnea.hpp)
 //   F3  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp; model.h_pattern())

@@ -1,6 +1,6 @@
 // forward_kinematics: body placements ^i X_λ(i) and ^i X_0 from the joint configuration q.
 //
-// Reference: algorithms.md §1.4 and §2.1 (first lines of the RNEA outward pass); Featherstone, Rigid
+// Reference: the joint models (joint.hpp) and the first lines of the RNEA outward pass; Featherstone, Rigid
 // Body Dynamics Algorithms, 2008, §4.
 //   for i = 1..N:  ^i X_λ(i) = XJ(q_i) · X_T(i);   ^i X_0 = ^i X_λ(i) · ^λ(i) X_0   (^0 X_0 = 1)
 // Indexing: paper body i ↔ code i−1; "λ(i) = 0" ↔ "parent == no_parent".

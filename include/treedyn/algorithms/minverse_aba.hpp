@@ -1,8 +1,8 @@
 // minverse_aba: the inverse joint-space inertia matrix H(q)⁻¹ in O(n²) by the articulated-body method.
 //
-// Reference: ../shared/design/algorithms.md §4.2 (Carpentier, "Analytical inverse of the joint space
-// inertia matrix", LAAS report hal-01790934, 2018, in the corrected form of P. Wensing's notes), on the
-// ABA of algorithms.md §3.1 (Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1).
+// Reference: Carpentier, "Analytical inverse of the joint space inertia matrix", LAAS report
+// hal-01790934, 2018, in the corrected form of P. Wensing's notes (docs/references.md), on the
+// ABA of aba.hpp (Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1).
 // Idea: run the ABA with q̇ = 0, g = 0 and a symbolic τ. Every ABA quantity is then linear in τ, so it is
 // carried as a coefficient matrix: F_i (6×n) with pA_i = F_i τ, P_i (6×n) with a_i = P_i τ, and row block
 // vi(i) of H⁻¹, which holds D_i⁻¹u_i after the backward pass and q̈_i after the forward pass.

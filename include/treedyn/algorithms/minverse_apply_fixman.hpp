@@ -1,11 +1,11 @@
 // minverse_apply_fixman: M⁻¹b in O(n) for a serial chain by Fixman's soft/hard variables on (SE(3))ⁿ.
 //
 // Citation: K. Lee, Y. Wang, G. S. Chirikjian, "O(n) mass matrix inversion for serial manipulators and
-// polypeptide chains using Lie derivatives", Robotica 2007 (../shared/seeds/002_e975a358a1d8fdff.txt):
+// polypeptide chains using Lie derivatives", Robotica 2007 (docs/references.md):
 // §2.2 steps I–V and eq. 7 (M⁻¹b = H11 b − H12 H22⁻¹ H21 b), §3.5 eq. 16 (the Lie derivative
 // ∂f/∂ξ^i = d/dε f(T·(1 + εẼ_i)) at ε = 0), §3.6 eq. 20 (H = 𝒥⊕⁻¹ 𝓘⁻¹ 𝒥⊕⁻ᵀ), §4 eq. 21 (T_k^{k−1} =
 // Q_{k−1}(T_{k−1}^c)⁻¹T_k^c Q_k⁻¹), eq. 22 (its Lie derivatives), eq. 26 (the "C" screw convention) and
-// eq. 28 (the coordinate-extraction formulas); our notation in ../shared/design/algorithms.md §4.4.
+// eq. 28 (the coordinate-extraction formulas); our notation: docs/notation.md.
 //
 // Contract
 //   Model   a serial chain on a fixed base (λ(i) = i − 1, body 0 on the base) of revolute and prismatic
@@ -22,7 +22,7 @@
 //           workspace, built once, holds every buffer; the dual numbers have a fixed-size derivative).
 // Indexing: paper body k = 1..n ↔ code body k−1; the paper's frame 0 (the base) ↔ code "body −1".
 //
-// Mapping our model onto the seed's coordinates (derivation; S2 §4.1, eq. 26)
+// Mapping our model onto the paper's coordinates (derivation; the paper's §4.1, eq. 26)
 //   Our body i is placed by ^iX_{i−1} = XJ(q_i) X_T(i). For each body pick a body-fixed "D–H" frame F_i
 //   with origin at body i's origin and axes R_i (columns in body-i coordinates) such that
 //     z_i = a_i (the joint axis; constant in body-i coordinates, S_i = [a_i; 0] or [0; a_i]),
@@ -35,12 +35,12 @@
 //   moves exactly one coordinate: γ = γ0 + q (revolute) or c = c0 + q (prismatic) — the soft variable,
 //   with ∂s/∂q = 1 — and leaves (α, β, a, b, c | γ) constant: the five hard variables. Because the z axis
 //   of F_i seen from F_{i−1} is (sin α, −sin β cos α, cos β cos α) and x_{i−1} ⟂ z_i by construction,
-//   α ≡ 0: the chart (det 𝒥 = cos²α, S2 §4.1) is non-singular at every configuration.
-//   CoM frames (S2 Fig. 1): T_k^c = T_k Q_k with Q_k = (1, c_k), c_k the centre of mass in F_k
+//   α ≡ 0: the chart (det 𝒥 = cos²α, the paper's §4.1) is non-singular at every configuration.
+//   CoM frames (the paper's Fig. 1): T_k^c = T_k Q_k with Q_k = (1, c_k), c_k the centre of mass in F_k
 //   coordinates (axes of F_k), so 𝓘_k = diag(Ī_C, m 1) in those axes, 𝓘_k⁻¹ = diag(Ī_C⁻¹, m⁻¹ 1).
-//   A twist ξ_k = (ω; v) (angular first, our order and the seed's Ẽ_1..6) is a right perturbation
+//   A twist ξ_k = (ω; v) (angular first, our order and the paper's Ẽ_1..6) is a right perturbation
 //   T_k^c ← T_k^c exp(εẼ) of the CoM frame, so ½ ξᵀ𝓘ξ is body k's kinetic energy and G = 𝒥ᵀ𝓘𝒥 with
-//   G11 = M, the JSIM in our q (S2 §2.2).
+//   G11 = M, the JSIM in our q (the paper's §2.2).
 //
 // Pseudo-code (labels repeated on the code lines that implement them)
 //   Setup (FixmanWorkspace, once per model):
@@ -108,7 +108,7 @@ Eigen::AutoDiffScalar<Der> fixman_atan2(const Eigen::AutoDiffScalar<Der>& y, con
 
 }  // namespace detail
 
-/// S2 eq. 28: the six coordinates (α, β, γ, a, b, c) of the pose T = screw(e1,b,β)·screw(e2,a,α)·
+/// The paper's eq. 28: the six coordinates (α, β, γ, a, b, c) of the pose T = screw(e1,b,β)·screw(e2,a,α)·
 /// screw(e3,c,γ) (eq. 26/27) of frame F_k in frame F_{k−1}, given as X = ^{F_k}X_{F_{k−1}} (so the pose's
 /// rotation is Xᵀ.E and its translation X.r). Valid for α ∈ (−π/2, π/2). Written once for any scalar:
 /// plain (float, double, long double) and FixmanDual, which yields the Lie derivatives.
@@ -176,7 +176,7 @@ Transform<FixmanDual<Scalar>> fixman_perturbation(const Scalar& sign) noexcept {
 }
 
 /// d/dε extract(after · P(sign ε) · before) at ε = 0 (Plücker order: `before` acts first), 6×6:
-/// row j = coordinate j, column i = twist direction i (S2 eq. 16 with eq. 22).
+/// row j = coordinate j, column i = twist direction i (the paper's eq. 16 with eq. 22).
 template <class Scalar>
 Matrix6<Scalar> fixman_lie_derivative(const Transform<Scalar>& after, const Scalar& sign,
                                       const Transform<Scalar>& before) noexcept {

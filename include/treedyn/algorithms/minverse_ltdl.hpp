@@ -1,16 +1,15 @@
 // minverse_ltdl: the inverse joint-space inertia matrix H(q)⁻¹ by CRBA, sparse LTDL and the tree inverse.
 //
-// Reference: ../shared/design/algorithms.md §4.1 (H⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ with the ancestor sparsity of L⁻¹),
-// on seed 000 (../shared/seeds/000_7f543bc10ea1056d.txt) §5 (CRBA) and Appendix A (LTDL).
+// Reference: H⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ with the ancestor sparsity of L⁻¹ (kernels/ltdl_inverse.hpp),
+// on Featherstone (2005) §5 (CRBA) and Appendix A (LTDL); docs/references.md.
 //   V1  H = crba(q)                                   (crba.hpp)
 //   V2  H = Lᵀ D L on packed ancestor rows            (kernels/ltdl_packed.hpp, model.h_pattern())
 //   V3  if a pivot D_k is not > 0: status names row k; H⁻¹ ← NaN
 //   V4  H⁻¹ row by row: X_ij = δ_ij/D_i − Σ_{k ∈ anc(i), k<i} L_ik X_kj, j ≤ i, mirrored (kernels/ltdl_inverse.hpp)
-// Why the packed factor: it is the library's fastest LTDL (bench_factorization: it gathers long rows,
+// Why the packed factor: it is the library's fastest LTDL (it gathers long rows,
 // pushes short ones), and V4 reads only row i's ancestor entries, which the packed layout stores
-// contiguously; the dense ltdl gives the same numbers up to rounding order (tested) and is slower on
-// long chains: bench_minverse, double, CPU time, MinverseLTDL vs MinverseLTDLDenseFactor (one session):
-// chain50 24 vs 40 µs, chain200 0.88 vs 2.8 ms, chain1000 107 vs 396 ms; humanoid30 4.4 vs 4.7 µs.
+// contiguously; the dense ltdl gives the same numbers up to rounding order (tested) and is slower,
+// the more so the longer the chain (see the README's benchmark section).
 // Contract: q has model.nq() entries. Writes data.H (crba), data.H_factor, data.factor_status and
 // data.Minv (returned): the FULL symmetric n×n H⁻¹, both triangles. If H is not positive definite
 // (e.g. massless tip bodies), data.factor_status names the row (DoF) of the failing pivot and data.Minv

@@ -1,8 +1,8 @@
 // modified_aba: forward dynamics by the modified articulated-body method of Ascher, Pai and Cloutier.
 //
 // Reference: U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods, and Formulation
-// Stiffness in Robot Simulation", 1996 (../shared/seeds/004_e893982f8fa227f9.txt), eq. (11), generalised to
-// trees and multi-DoF joints as algorithms.md §3.2 states. S4 shows that the ABA pivot D_k is the pivot of
+// Stiffness in Robot Simulation", 1996 (docs/references.md), eq. (11), generalised here to
+// trees and multi-DoF joints. The paper shows that the ABA pivot D_k is the pivot of
 // Gaussian elimination on H; the difference lies in the order in which large and small terms are added.
 // The modified method never reads the pivot off the summed articulated inertia IA_i (where a heavy
 // subtree's terms swamp the light body's own); it accumulates D_i from separately formed quadratic forms:
@@ -14,11 +14,11 @@
 //   M6        IA_λ(i) += X_iᵀ Ia X_i;  pA_λ(i) += X_iᵀ pa
 //   M7        D_λ(i) += (X_i S_λ(i))ᵀ Ia (X_i S_λ(i))         (the parent's joint moved into child coordinates;
 //                                                              evaluated without its component along S_i, see below)
-// For a chain numbered tip → base as in S4, M1 + M7 is D_{k+1} = H_{k+1} M_{k+1} H*_{k+1} + H_{k+1} M̃_{k+1} H*_{k+1}
-// with M̃_{k+1} = Φ M̄_k Φ* and M̄_k = M̂_k − M̂_k H_kᵀ D_k⁻¹ H_k M̂_k (S4 eq. 11; "k + 1" is our parent).
+// For a chain numbered tip → base as in the paper, M1 + M7 is D_{k+1} = H_{k+1} M_{k+1} H*_{k+1} + H_{k+1} M̃_{k+1} H*_{k+1}
+// with M̃_{k+1} = Φ M̄_k Φ* and M̄_k = M̂_k − M̂_k H_kᵀ D_k⁻¹ H_k M̂_k (the paper's eq. 11; "k + 1" is our parent).
 // U_i and the propagated IA_i still use the summed inertia (the parent's projection needs them). Ia is
 // formed as U·(D⁻¹Uᵀ), D⁻¹Uᵀ first and by division, so an axis-aligned projection is exactly m − m·1 = 0
-// (algorithms.md §3.2).
+// in any precision.
 // Passes 1 and 3 are those of aba.hpp. Cost: aba plus one quadratic form per tree edge, O(N).
 // Contract, outputs and failure reporting as aba (data.aba_status names the body); data.D[i] holds the
 // accumulated pivot. noexcept; never allocates.
@@ -49,11 +49,11 @@ void add_projected_form(const Model<Scalar, N>& model, Data<Scalar, N>& data, in
 /// when W loses its component along the child's own joint: W' = W − S_i β, β = (S_iᵀS_i)⁻¹ S_iᵀ W
 /// (Euclidean least squares; β = 1 exactly when W is S_i bit for bit). We evaluate W'ᵀ Ia W'. This matters
 /// in float: when the parent's and child's axes (nearly) coincide, W is dominated by S_i and Wᵀ Ia W sums
-/// O(|IA|) terms that cancel to a small pivot, losing its digits (S4's Examples 1–3). With W' the
-/// annihilated part is removed exactly beforehand: S4's Table 2 cases 1 and 2 give D = 1 exactly, and in
-/// S4's Example 1 the modified ABA is as accurate as the ABA in its aligned coordinates. (Measured
-/// alternatives: Wᵀ(Ia W) on the full W gave D = 1.044 in case 2 at m1 = 1e6; Wᵀ(IA W − U (UᵀW / D))
-/// gave case 2 exactly but a 6000× larger error than the ABA in Example 1.)
+/// O(|IA|) terms that cancel to a small pivot, losing its digits (the paper's Examples 1–3). With W' the
+/// annihilated part is removed exactly beforehand: the paper's Table 2 cases 1 and 2 give D = 1 exactly, and in
+/// its Example 1 the modified ABA is as accurate as the ABA in its aligned coordinates. (The obvious
+/// alternatives, Wᵀ(Ia W) on the full W and Wᵀ(IA W − U (UᵀW / D)), each lost accuracy in one of these
+/// examples; the README records the measurements.)
 template <class Scalar, int N>
 void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                           const ArticulatedInertia<Scalar>& Ia) noexcept {

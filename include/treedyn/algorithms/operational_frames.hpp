@@ -1,7 +1,7 @@
 // OperationalFrames: the n_c operational frames of the OSCM / OSIM kernels, chosen once.
 //
-// Reference: ../shared/design/algorithms.md §5 (frames c = 1..n_c, each fixed on a body b(c) with a constant
-// placement ^cX_{b(c)}); seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt) eq. 46: a contact node uses only
+// Reference: frames c = 1..n_c, each fixed on a body b(c) with a constant placement ^cX_{b(c)}
+// (docs/notation.md); Jain (n.d.) eq. 46 (docs/references.md): a contact node uses only
 // the 3 linear rows of its frame, Λ_u = Q_u Λ Q_uᵀ — here a per-frame row selection.
 // Contract: built once from the model (allocates); add() validates and throws std::invalid_argument naming
 // the frame and the problem. Frames may sit on any branches of a fixed- or floating-base tree, several on
@@ -30,7 +30,7 @@ struct FrameRows {
   std::uint8_t mask = 0x3F;
   static constexpr FrameRows all() noexcept { return FrameRows{0x3F}; }
   static constexpr FrameRows angular() noexcept { return FrameRows{0x07}; }
-  static constexpr FrameRows linear() noexcept { return FrameRows{0x38}; }  ///< a contact point (seed 001 eq. 46)
+  static constexpr FrameRows linear() noexcept { return FrameRows{0x38}; }  ///< a contact point (Jain (n.d.) eq. 46)
   [[nodiscard]] constexpr bool selects(int k) const noexcept { return ((mask >> k) & 1U) != 0; }
   [[nodiscard]] constexpr int count() const noexcept {
     int n = 0;

@@ -1,10 +1,10 @@
 // oscm: the operational-space compliance matrix Λ = J M⁻¹ Jᵀ of n_c frames by the Υ / EFPA recursion, O(N + n_c·d + n_c²).
 //
-// Reference: ../shared/design/algorithms.md §5.1; seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt),
+// Reference: A. Jain, "Minimal Coordinates Formulation of Contact Dynamics" (Jain (n.d.), docs/references.md),
 // Appendix, eqs. 60–69 (Jain's articulated-body quantities with q̇ = 0: ψ(℘(k),k) = ^{λ(k)}X*_k P_k,
 // H*D⁻¹H = Ω^J, the base-to-tips Υ recursion eqs. 67–68, the Ω(i,j) = Ω(i,k) ψ(k,j) products of eq. 69);
-// the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); ABA pieces from aba.hpp (§3.1).
-// Seed 001 names J M⁻¹ Jᵀ the OSCM; Khatib's operational-space inertia is its inverse (osim.hpp).
+// the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); ABA pieces from aba.hpp.
+// Jain ("S1" in the pseudo-code) names J M⁻¹ Jᵀ the OSCM; Khatib's operational-space inertia is its inverse (osim.hpp).
 //
 // Definitions (code 0-based: paper body k ↔ code k−1; "λ(i) ≠ 0" ↔ "parent != no_parent"):
 //   P_i = 1 − U_i D_i⁻¹ S_iᵀ  (articulated force propagator),   Ω^J_i = S_i D_i⁻¹ S_iᵀ,

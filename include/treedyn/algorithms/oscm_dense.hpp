@@ -1,8 +1,8 @@
 // oscm_dense: the reference path for Λ = J M⁻¹ Jᵀ: stacked frame Jacobians, CRBA and the tree-sparse LTDL solve.
 //
-// Reference: ../shared/design/algorithms.md §5.1 check (a) ("Λ = J M⁻¹ Jᵀ, J from body Jacobians, M⁻¹ from
-// LTDL"); seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt) eq. 46 (row selection Q_u); the factorization
-// of forward_dynamics_crba.hpp (seed 000 §5, App. A).
+// Reference: the definition Λ = J M⁻¹ Jᵀ, J from body Jacobians, M⁻¹ from the LTDL factor (the check of
+// oscm.hpp); Jain (n.d.) eq. 46 (row selection Q_u; docs/references.md); the factorization
+// of forward_dynamics_crba.hpp (Featherstone (2005) §5, App. A).
 //   R1  H = crba(q);  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp); pivot not > 0 → status
 //   R2  Jᵀ: column offset(a) + k = row row_index(a, k) of frame_jacobian(b(a), ^aX_b(a), local)
 //   R3  Y = L⁻¹ D⁻¹ L⁻ᵀ Jᵀ        (ltdl_solve_packed, one column per row of Λ)

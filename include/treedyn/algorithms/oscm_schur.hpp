@@ -1,9 +1,9 @@
 // oscm_schur: Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ = J M⁻¹ Jᵀ, Fijany's Schur form of the OSCM for one frame on a chain, O(N).
 //
-// Source: A. Fijany, ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt), §III.C "Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ"
+// Source: A. Fijany, ICRA 1994 (docs/references.md), §III.C "Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ"
 // (Eq. 39) and §IV.A (Eqs. 46–47: 𝒜⁻¹ℰ is an SPD block-tridiagonal solve with six right-hand sides, and
-// "exploiting the sparse structure of ℰᵀ" only its N-th block is read); notation of
-// ../shared/design/algorithms.md §5.2 and §4.3. Naming (seed 001): Λ⁻¹ of Fijany (the inverse operational-
+// "exploiting the sparse structure of ℰᵀ" only its N-th block is read); notation:
+// docs/notation.md. Naming (Jain (n.d.)): Λ⁻¹ of Fijany (the inverse operational-
 // space inertia) is the operational space compliance matrix J M⁻¹ Jᵀ, hence "oscm".
 // Derivation (q̇ = 0, g = 0, τ = 0, force F applied at E): 𝓘a = 𝒫ᵀ𝒲μ + βᵀF, 𝒲ᵀ𝒫a = 0 ⇒ 𝒜μ = −ℰF, and
 // a_E = βa = (𝒟 − ℰᵀ𝒜⁻¹ℰ)F, with β = [0 … 0 ^EX_N].

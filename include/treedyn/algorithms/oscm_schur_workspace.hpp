@@ -1,10 +1,10 @@
 // OscmSchurWorkspace: the setting and the constant tip operators of Fijany's Schur forms of Λ⁻¹ and Λ.
 //
-// Source: A. Fijany, ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt), §III.C–D and §IV.A, in the
-// notation of ../shared/design/algorithms.md §4.3 and §5.2. Shared by oscm_schur.hpp (Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ) and
+// Source: A. Fijany, ICRA 1994 (docs/references.md), §III.C–D and §IV.A, in the
+// notation of docs/notation.md. Shared by oscm_schur.hpp (Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ) and
 // osim_schur.hpp (Λ = 𝒮 + ℛᵀ𝒴⁻¹ℛ); the global operators K̃ and 𝒜 are those of schur_operators.hpp, held in
 // the member `schur` (a SchurWorkspace).
-// Setting (§5.2; anything else is rejected at construction with std::invalid_argument naming the body or
+// Setting (anything else is rejected at construction with std::invalid_argument naming the body or
 // frame and the reason): a serial chain on a fixed base (λ(i) = i − 1), exactly one operational frame E,
 // fixed on the last body N (the tip) with all 6 rows selected, and a tip with a non-singular spatial inertia
 // (𝒟 = ^EX_N I_N⁻¹ (^EX_N)ᵀ needs I_N⁻¹); SchurWorkspace's own rejections apply too.

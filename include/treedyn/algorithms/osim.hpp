@@ -1,10 +1,10 @@
 // osim: Khatib's operational-space inertia Λ⁻¹ = (J M⁻¹ Jᵀ)⁻¹ of n_c frames, by oscm and a dense LᵀDL factorization.
 //
-// Reference: ../shared/design/algorithms.md §5 (naming: seed 001's OSCM Λ = J M⁻¹ Jᵀ; the operational-space
-// inertia is its inverse); seed 001 (../shared/seeds/001_de6f40f1aa7ac8ae.txt) Appendix; the LTDL kernel
-// of seed 000 App. A on packed rows (kernels/ltdl_packed.hpp) with the chain parent array λ(k) = k − 1,
-// which makes it the dense reversed LᵀDL factorization (algorithms.md §2.3 check (c)), and its inverse
-// (kernels/ltdl_inverse.hpp, algorithms.md §4.1).
+// Reference: naming of Jain (n.d.) (docs/references.md): the OSCM is Λ = J M⁻¹ Jᵀ, the operational-space
+// inertia its inverse; Jain (n.d.) Appendix; the LTDL kernel
+// of Featherstone (2005) App. A on packed rows (kernels/ltdl_packed.hpp) with the chain parent array λ(k) = k − 1,
+// which makes it the dense reversed LᵀDL factorization (tested), and its inverse
+// (kernels/ltdl_inverse.hpp).
 //   I1  Λ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → frames.status = that status)
 //   I2  Λ = Lᵀ D L   (ltdl_packed on a packed copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j Λ_jj
 //   I3  Λ⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ                      (ltdl_inverse_packed, both triangles)

@@ -1,8 +1,8 @@
 // rnea / bias: inverse dynamics by the recursive Newton–Euler algorithm, and the bias force C(q, q̇).
 //
-// Reference: algorithms.md §2.1; Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 5.1.
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 5.1 (docs/references.md).
 // Gravity enters as a fictitious base acceleration a_0 = −[0; g]; external forces f_ext,i are in body-i
-// coordinates. Joint velocity and acceleration terms use the constant S_i (c_J = 0, algorithms.md §1.4).
+// coordinates. Joint velocity and acceleration terms use the constant S_i (c_J = 0, joint.hpp).
 //   R1  v_0 = 0;  a_0 = −[0; g]
 //   R2  for i = 1..N:
 //   R3     X_i = XJ(q_i) X_T(i)                                  (^i X_λ(i))
@@ -20,8 +20,8 @@
 // Implementation: each body's step works on the 3-vector halves (angular, linear) of v, a and f, kept in
 // registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just written half by
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
-// store-forwarding stall of ~12 cycles each): the halves form measured 1.75× faster in double on
-// humanoid30 and chain30 (1.37× in float), with the same operations in the same order.
+// store-forwarding stall each): the halves form avoids those stalls with the same operations in the
+// same order, and is markedly faster in float and double (see the README's benchmark section).
 #pragma once
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"

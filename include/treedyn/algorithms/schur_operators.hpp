@@ -1,12 +1,12 @@
 // schur_operators: Fijany's operators 𝒜 = 𝒲ᵀK𝒲, ℬ = 𝒲ᵀK𝒮, 𝒢 = 𝒮ᵀK𝒮 (K = 𝒫𝓘⁻¹𝒫ᵀ) formed at q, inspectable.
 //
-// Source: A. Fijany, ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt), §IV.B, Eqs. (18)–(31): the force
+// Source: A. Fijany, ICRA 1994 (docs/references.md), §IV.B, Eqs. (18)–(31): the force
 // decomposition f = 𝒮τ + 𝒲μ, the constraint 𝒲ᵀ𝒫ᵀ... = 0 and M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ with 𝒜 block tridiagonal;
-// in our notation ../shared/design/algorithms.md §4.3 (chains and trees). Three choices beyond the brief,
+// in our notation (docs/notation.md), for chains and trees. Three choices beyond the paper,
 // each exact (proofs in the comments where they are made):
 //  * 𝒮 uses Ŝ_i = S_i (S_iᵀS_i)⁻¹ in place of an orthonormal S_i. It gives f_i = Ŝ_iτ_i + W_iμ_i with
 //    S_iᵀf_i = τ_i and q̈_i = Ŝ_iᵀ(𝒫a)_i for ANY full-rank S_i (helical joints, S = [a; p a]); for an
-//    orthonormal S_i, Ŝ_i = S_i. This is the brief's "S normalised and τ rescaled" folded into one matrix.
+//    orthonormal S_i, Ŝ_i = S_i. This is "normalise S and rescale τ" folded into one matrix.
 //  * W_i: an orthonormal basis of S_i's orthogonal complement (W_iᵀS_i = 0, W_iᵀW_i = 1), from a QR of S_i.
 //  * A body on the FIXED base whose inertia is singular (robots::puma560's massless link 1) gets
 //    I'_i = I_i + γ W_iW_iᵀ, γ = m_i + tr Ī_i: (𝒲ᵀ𝒫a)_i = W_iᵀa_i = 0 for such a body, so the added
@@ -144,7 +144,7 @@ class SchurWorkspace {
     return P;
   }
 
-  /// I_i⁻¹ in centre-of-mass form [Ī_C⁻¹, −Ī_C⁻¹c×; c×Ī_C⁻¹, 1/m − c×Ī_C⁻¹c×] (algorithms.md §4.3), or the
+  /// I_i⁻¹ in centre-of-mass form [Ī_C⁻¹, −Ī_C⁻¹c×; c×Ī_C⁻¹, 1/m − c×Ī_C⁻¹c×] (c = h/m), or the
   /// inverse of the regularised I_i + γW_iW_iᵀ for a singular body on the fixed base (see the header).
   template <int N, class DerivedW>
   static Matrix6<Scalar> inverse_inertia(const Model<Scalar, N>& model, int i, const Eigen::MatrixBase<DerivedW>& W) {

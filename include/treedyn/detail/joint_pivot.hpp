@@ -1,10 +1,10 @@
 // treedyn::detail joint pivots: the n_i×n_i pivot D_i = S_iᵀ IA_i S_i of the articulated-body methods.
 //
-// Reference: algorithms.md §3.1 ("D_i⁻¹ via a small Cholesky, n_i ≤ 6"); Featherstone, Rigid Body
+// Reference: the ABA's pass 2, D_i⁻¹ by a small Cholesky (n_i ≤ 6); Featherstone, Rigid Body
 // Dynamics Algorithms, 2008, §7.3. A joint pivot is factored in place as D = L Lᵀ (L lower, n ≤ 6); a
 // pivot that is not > 0 (zero, negative or NaN) makes factor() return false. Solves never divide by a
 // reciprocal: for a 1-DoF joint, D⁻¹ Uᵀ is Uᵀ / D, so that an axis-aligned projection gives exactly
-// m − m·1 = 0 in any precision (algorithms.md §3.2). Fixed maximum size 6: nothing allocates.
+// m − m·1 = 0 in any precision (see modified_aba.hpp). Fixed maximum size 6: nothing allocates.
 #pragma once
 
 #include <cmath>

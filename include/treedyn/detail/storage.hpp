@@ -1,6 +1,6 @@
 // treedyn::detail storage selection: the one place where a compile-time size N changes the containers.
 //
-// architecture.md §3: Model<Scalar, N> and Data<Scalar, N> are written once for every N. With
+// Model<Scalar, N> and Data<Scalar, N> are written once for every N. With
 // N = Dynamic, per-body and per-DoF arrays are std::vector and Eigen objects have run-time sizes; with a
 // fixed N (the number of degrees of freedom) they are std::array with a run-time count ≤ N and Eigen
 // objects with fixed size or fixed maximum size, so nothing is allocated on the heap. Each body has at

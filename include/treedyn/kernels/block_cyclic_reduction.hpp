@@ -1,9 +1,9 @@
 // Block cyclic reduction (odd-even reduction) for a symmetric positive-definite block-tridiagonal system.
 //
-// Source: A. Fijany, ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt), §V.B "O(Log N) Parallel
+// Source: A. Fijany, ICRA 1994 (docs/references.md), §V.B "O(Log N) Parallel
 // Computation": "the Block Cyclic Reduction (BCR) algorithm [20], while less competitive for serial
 // computation, can be efficiently parallelized ... the system in Eq. (46) can be solved in O(Log N) steps
-// with O(N) processors". The seed cites BCR without printing it; the steps below are the textbook odd-even
+// with O(N) processors". The paper cites BCR without printing it; the steps below are the textbook odd-even
 // reduction written in the notation of block_tridiagonal.hpp (A_ii = D_i, A_{i,i−1} = L_i).
 //
 // Contract

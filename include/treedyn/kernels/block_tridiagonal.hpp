@@ -1,9 +1,9 @@
 // Block LDLᵀ factorization and solve of a symmetric positive-definite block-tridiagonal matrix.
 //
 // Source: A. Fijany, "Schur Complement Factorization and Parallel O(Log N) Algorithms for Computation of
-// Operational Space Mass Matrix and Its Inverse", ICRA 1994 (../shared/seeds/003_3c72c8ac513815a2.txt),
+// Operational Space Mass Matrix and Its Inverse", ICRA 1994 (docs/references.md),
 // §IV.D–V.B: "the solution of a SPD block tridiagonal system ... by using the block LDLᵀ algorithm [19]
-// can be obtained in O(N) steps"; notation of ../shared/design/algorithms.md §4.3 (the recursion
+// can be obtained in O(N) steps"; notation: docs/notation.md (the recursion
 // Δ_i = 𝒜_ii − 𝒜_{i,i−1} Δ_{i−1}⁻¹ 𝒜_{i−1,i}). The parallel alternative is block_cyclic_reduction.hpp.
 //
 // The matrix type BlockTridiagonal<Scalar, MaxBlock> stores the diagonal blocks A_ii (n_i×n_i) and the
@@ -22,7 +22,7 @@
 // Contract of block_tridiagonal_solve(factored, X)
 //   X       dim()×k, any k: overwritten by A⁻¹ X. Cost O(k Σ n_i²). noexcept; never allocates.
 //
-// Indexing: the brief's block i = 1..N ↔ code block i−1; "no block 0" ↔ "i > 0".
+// Indexing: the pseudo-code's block i = 1..N ↔ code block i−1; "no block 0" ↔ "i > 0".
 //
 // Pseudo-code (labels are repeated on the code lines that implement them):
 //   F1  Δ_1 = A_11;  Δ_1 = C_1 C_1ᵀ                               (Cholesky; fail if a pivot ≤ 0)

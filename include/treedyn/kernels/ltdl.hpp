@@ -1,20 +1,20 @@
 // Sparse LTDL factorization A = Lᵀ D L of a symmetric positive-definite matrix with branch-induced sparsity.
 //
 // Source: R. Featherstone, "Efficient Factorization of the Joint Space Inertia Matrix for Branched
-// Kinematic Trees", IJRR 24(6), 2005 (../shared/seeds/000_7f543bc10ea1056d.txt), Appendix A,
-// "LTDL factorization"; notation of ../shared/design/algorithms.md §2.3.
+// Kinematic Trees", IJRR 24(6), 2005 (docs/references.md), Appendix A,
+// "LTDL factorization"; notation: docs/notation.md.
 //
 // Contract
 //   A       n×n, any storage order; only the lower triangle (diagonal included) is read and written.
 //           Its lower-triangle nonzeros must lie in ancestor columns: A(k, j) ≠ 0, j < k ⇒ j ∈ anc(k)
-//           (seed 000 eq. 6). Entries of the lower triangle outside that pattern are never touched,
+//           (the paper's eq. 6). Entries of the lower triangle outside that pattern are never touched,
 //           and the strict upper triangle is never read or written.
 //   lambda  regular parent array of size n (0-based, no_parent = -1, lambda[k] < k); the expanded
 //           per-DoF array for a JSIM (topology/parent_array.hpp, expand_parent_array).
 //   On success A(k, k) = D_k and A(k, j) = L_kj for j ∈ anc(k); L's unit diagonal is implied.
 //   Returns FactorStatus naming the first row (from the bottom) whose pivot D_k is not > 0; the
 //   factorization stops there (see factor_status.hpp).
-//   Cost: D1 divisions + D2 multiply-subtracts (seed 000 Table 1). noexcept; never allocates.
+//   Cost: D1 divisions + D2 multiply-subtracts (the paper's Table 1). noexcept; never allocates.
 //
 // Indexing: the paper is 1-based with base 0; here "paper k ↔ code k−1; while i ≠ 0 ↔ while (i != no_parent)".
 //

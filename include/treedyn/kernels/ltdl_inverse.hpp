@@ -1,8 +1,8 @@
 // ltdl_inverse: the full symmetric inverse A⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ of a matrix factorized by the sparse LTDL.
 //
-// Source: ../shared/design/algorithms.md §4.1 (H⁻¹ via LTDL, "solve H X = I exploiting that L⁻ᵀe_j is
-// supported on anc(j)"), on the factor of R. Featherstone, IJRR 24(6), 2005
-// (../shared/seeds/000_7f543bc10ea1056d.txt), Appendix A, and its x ← L⁻¹x routine (tree_products.hpp P1–P8).
+// Source: H⁻¹ via LTDL (solve H X = I, exploiting that L⁻ᵀe_j is
+// supported on anc(j)), on the factor of R. Featherstone, IJRR 24(6), 2005
+// (docs/references.md), Appendix A, and its x ← L⁻¹x routine (tree_products.hpp P1–P8).
 //
 // Derivation. A = Lᵀ D L with L unit lower triangular, L_ik ≠ 0 (k < i) only for k ∈ anc(i). Then
 // X = A⁻¹ satisfies L X = D⁻¹ L⁻ᵀ. L⁻ᵀ is unit upper triangular and column j of it is supported on
@@ -11,7 +11,7 @@
 //     X_ij = δ_ij / D_i − Σ_{k ∈ anc(i), k < i} L_ik X_kj          (j ≤ i),
 // which needs only X_kj with k, j < i (or X_ki = X_ik for the diagonal): rows are finished top down, and
 // each finished row is mirrored into its column so that X_kj is read as column k of the leading block.
-// This is §4.1's "solve H X = I" with L⁻ᵀe_j's sparsity and the symmetry of X both used: half the
+// This is "solve H X = I" with L⁻ᵀe_j's sparsity and the symmetry of X both used: half the
 // right-hand sides' work, no copy of L⁻¹ and no workspace.
 //   I1  for i = 1..n:                                       (paper index; code i−1)
 //   I2    X_{1..i−1, i} = 0

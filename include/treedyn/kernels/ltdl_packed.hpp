@@ -1,8 +1,8 @@
-// Optimised sparse LTDL on packed ancestor rows: seed 000 App. A reordered so each row is finished in registers.
+// Optimised sparse LTDL on packed ancestor rows: Featherstone's LTDL reordered so each row is finished in registers.
 //
 // Source: the factorization of kernels/ltdl.hpp (R. Featherstone, IJRR 24(6), 2005, Appendix A;
-// ../shared/seeds/000_7f543bc10ea1056d.txt, algorithms.md §2.3), reorganised for speed and tested
-// against it (tests/kernels). Storage as in MuJoCo's mj_factorM (performance.md): row i of the lower
+// docs/references.md, docs/notation.md), reorganised for speed and tested
+// against it (tests/kernels). Storage as in MuJoCo's mj_factorM: row i of the lower
 // triangle keeps only its d_i structural entries, contiguously and in path order
 //     packed row i = [ A_ii, A_i,λ(i), A_i,λ(λ(i)), … ]          (d_i = depth of i, n + D1 entries in all)
 // The path of a descendant k passes through i, so L_k,path(i) is the last d_i entries of packed row k.
@@ -24,8 +24,8 @@
 //   G8        row_j[0 .. d_j) −= a · row_i[t .. t + d_j)  the paper's T5–T8, t = d_i − d_j)
 //           row_i[t] = a                                (after G8: row_i[t ..] still holds D_i L_i·)
 // Multiply-subtracts: D2, as the paper's T7; multiplications: D1 at G6 plus one per gathered pair at
-// G3; n divisions instead of D1. Measured on this machine (benchmarks/bench_factorization.cpp): pushing wins on the
-// short rows of bushy trees (humanoid, binary tree), gathering on long chains.
+// G3; n divisions instead of D1. Pushing suits the short rows of bushy trees (humanoid, binary tree), gathering
+// the long rows of chains (see the README's benchmark section).
 
 // Contract
 //   AncestorPattern(lambda) is built once (allocates; validates lambda and throws std::invalid_argument
@@ -145,7 +145,7 @@ inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end,
 }
 
 /// G3–G4 for a long row i: gather the updates of every strict descendant, four at a time. Kept out of
-/// line: inlined into ltdl_packed it slowed the push loop of bushy trees by a third (code layout).
+/// line: inlining it into ltdl_packed slowed the push loop of bushy trees (code layout; see the README).
 template <class Scalar>
 TREEDYN_NOINLINE void gather_row(Scalar* v, const AncestorPattern& pattern, int i) noexcept {
   Scalar* row_i = v + pattern.row_start(i);

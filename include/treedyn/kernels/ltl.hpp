@@ -1,19 +1,19 @@
 // Sparse LTL factorization A = Lᵀ L of a symmetric positive-definite matrix with branch-induced sparsity.
 //
 // Source: R. Featherstone, "Efficient Factorization of the Joint Space Inertia Matrix for Branched
-// Kinematic Trees", IJRR 24(6), 2005 (../shared/seeds/000_7f543bc10ea1056d.txt), Section 2 (the
-// algorithm listed after eq. 6, Fig. 3); notation of ../shared/design/algorithms.md §2.3.
+// Kinematic Trees", IJRR 24(6), 2005 (docs/references.md), Section 2 (the
+// algorithm listed after eq. 6, Fig. 3); notation: docs/notation.md.
 //
 // Contract
 //   A       n×n, any storage order; only the lower triangle is read and written, and within it only
-//           the diagonal and the ancestor entries A(k, j), j ∈ anc(k) (seed 000 eq. 6). The strict
+//           the diagonal and the ancestor entries A(k, j), j ∈ anc(k) (the paper's eq. 6). The strict
 //           upper triangle is never touched.
 //   lambda  regular parent array of size n (0-based, no_parent = -1, lambda[k] < k).
 //   On success the lower triangle holds L (non-unit diagonal): A = Lᵀ L. It equals the Cholesky
-//   factor of the reverse-permuted matrix, reversed (seed 000 §3).
+//   factor of the reverse-permuted matrix, reversed (the paper's §3).
 //   Returns FactorStatus naming the first row (from the bottom) whose pivot is not > 0; no square
 //   root of a non-positive number is ever taken.
-//   Cost: n square roots + D1 divisions + D2 multiply-subtracts (seed 000 Table 1). noexcept; never allocates.
+//   Cost: n square roots + D1 divisions + D2 multiply-subtracts (the paper's Table 1). noexcept; never allocates.
 //
 // Indexing: the paper is 1-based with base 0; here "paper k ↔ code k−1; while i ≠ 0 ↔ while (i != no_parent)".
 //

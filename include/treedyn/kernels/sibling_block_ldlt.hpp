@@ -1,10 +1,10 @@
 // Leaves-first block LDLᵀ of a symmetric block matrix on a tree whose blocks couple parent–child and siblings.
 //
-// Source: ../shared/design/algorithms.md §4.3, "Trees": with (𝒫a)_i = a_i − ^iX_λ(i) a_λ(i), Fijany's
-// 𝒜 = 𝒲ᵀ𝒫𝓘⁻¹𝒫ᵀ𝒲 (seed 003_3c72c8ac513815a2.txt, §IV.B, Eqs. (27)–(31)) couples block i with λ(i), with
-// its children and with its siblings; "eliminating bodies leaves-first (i = N..1) is a perfect elimination
+// Source: Fijany's operators carried from chains to trees: with (𝒫a)_i = a_i − ^iX_λ(i) a_λ(i), Fijany's
+// 𝒜 = 𝒲ᵀ𝒫𝓘⁻¹𝒫ᵀ𝒲 (Fijany (1994), §IV.B, Eqs. (27)–(31); docs/references.md) couples block i with λ(i), with
+// its children and with its siblings. Eliminating bodies leaves-first (i = N..1) is a perfect elimination
 // order (a leaf's neighbours — parent and siblings — are already mutually coupled), so block LDLᵀ is
-// fill-free and costs O(Σ_k children(k)²)". For a chain it is the block LDLᵀ of block_tridiagonal.hpp
+// fill-free and costs O(Σ_k children(k)²). For a chain it is the block LDLᵀ of block_tridiagonal.hpp
 // run from the last block up.
 //
 // SiblingBlockMatrix<Scalar, MaxBlock>(parents, sizes): the pattern, built once (allocates). parents is a
@@ -20,7 +20,7 @@
 //   of i. noexcept; never allocates.
 // Contract of sibling_block_ldlt_solve(A_factored, X): X (dim()×k) ← A⁻¹ X. noexcept; never allocates.
 //
-// Indexing: the brief's body i = 1..N ↔ block i−1. R_i = {λ(i)} ∪ {earlier siblings of i}: the
+// Indexing: the pseudo-code's body i = 1..N ↔ block i−1. R_i = {λ(i)} ∪ {earlier siblings of i}: the
 // neighbours of i still present when i is eliminated (all have smaller indices).
 // Pseudo-code:
 //   E1  for i = N..1:

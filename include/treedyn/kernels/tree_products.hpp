@@ -1,7 +1,7 @@
 // Products and solves with the sparse triangular factors of LTL / LTDL: L·x, Lᵀ·x, L⁻¹·x, L⁻ᵀ·x, and A⁻¹·x.
 //
-// Source: R. Featherstone, IJRR 24(6), 2005 (../shared/seeds/000_7f543bc10ea1056d.txt), Appendix A,
-// "Algorithm for y = Lx / y = Lᵀx / x = L⁻¹x / x = L⁻ᵀx"; ../shared/design/algorithms.md §2.3.
+// Source: R. Featherstone, IJRR 24(6), 2005 (docs/references.md), Appendix A,
+// "Algorithm for y = Lx / y = Lᵀx / x = L⁻¹x / x = L⁻ᵀx"; notation: docs/notation.md.
 //
 // Contract
 //   L       n×n factor in the lower triangle of a matrix factorized by ltl (non-unit diagonal) or by
@@ -11,9 +11,9 @@
 //   x, y    n-vectors or n×m matrices of right-hand sides (row i of a matrix plays the role of x_i).
 //           Any writable Eigen expression: a Matrix, a Block, a Ref, a Map.
 //   mul_l and the solves work in place on x. mul_lt writes y = Lᵀx and needs y distinct from x
-//   (seed 000: "It does not work in situ").
+//   (the paper: "It does not work in situ").
 //   Cost per column (LTL; the unit forms drop the n diagonal operations): L·x and Lᵀ·x n mul + D1
-//   multiply-adds; L⁻¹·x and L⁻ᵀ·x n div + D1 multiply-subtracts (seed 000 Table 1).
+//   multiply-adds; L⁻¹·x and L⁻ᵀ·x n div + D1 multiply-subtracts (the paper's Table 1).
 //   noexcept; never allocates.
 //
 // Indexing: the paper is 1-based with base 0; here "paper k ↔ code k−1; while j ≠ 0 ↔ while (j != no_parent)".
@@ -165,7 +165,7 @@ void ltl_solve(const Eigen::MatrixBase<DA>& A, const Parents& lambda, X&& x) noe
 }
 
 /// x ← A⁻¹ x for A = Lᵀ D L factorized in place by ltdl: x ← L⁻ᵀ x, x_i ← x_i / D_i, x ← L⁻¹ x
-/// (algorithms.md §2.3). Cost per column: n div + 2·D1 multiply-subtracts.
+/// (the paper's back-substitution, Table 1). Cost per column: n div + 2·D1 multiply-subtracts.
 template <class DA, class Parents, class X>
 void ltdl_solve(const Eigen::MatrixBase<DA>& A, const Parents& lambda, X&& x) noexcept {
   detail::solve_lt<true>(A, lambda, x);

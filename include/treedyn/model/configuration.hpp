@@ -1,8 +1,8 @@
 // treedyn configuration space: neutral, integrate, difference and random configurations of a Model.
 //
-// Reference: ../shared/design/algorithms.md §1.4 (the q̇(v) map of every joint and note (ii): integrate
-// with the quaternion exponential, never q += v dt when nq ≠ nv) and §6.1 (semi-implicit Euler
-// θ⁺ = θ + Δt θ̇⁺ uses integrate). Exponential and logarithm of SO(3) / SE(2) / SE(3): Featherstone,
+// Reference: the q̇(v) map of every joint (joint.hpp): integrate with the quaternion exponential,
+// never q += v dt when nq ≠ nv; a semi-implicit Euler step of a contact time-stepping scheme,
+// θ⁺ = θ + Δt θ̇⁺, uses integrate. Exponential and logarithm of SO(3) / SE(2) / SE(3): Featherstone,
 // Rigid Body Dynamics Algorithms, Springer 2008, §4.4–4.5 (quaternions, q̇ from v); the closed forms
 // below are the standard Rodrigues-type series, written out here.
 //

@@ -1,9 +1,9 @@
 // treedyn Data: every workspace quantity of the algorithms, sized once from a Model.
 //
-// Reference: ../shared/design/architecture.md §4. Only the Model builder and this constructor may
+// The Model is immutable; Data is the workspace. Only the Model builder and this constructor may
 // allocate; with a fixed N not even this constructor does (every member is fixed-size or has a fixed
 // maximum size). One Data per thread. The branch-induced zeros of H are set here, once: the CRBA writes
-// only the nonzeros (seed 000 §5).
+// only the nonzeros (Featherstone (2005) §5, see docs/references.md).
 #pragma once
 
 #include "treedyn/detail/joint_pivot.hpp"

@@ -1,6 +1,6 @@
-// treedyn Joint: the joint models of algorithms.md §1.4 (XJ(q), constant motion subspace S, nq / nv).
+// treedyn Joint: the library's joint models (XJ(q), constant motion subspace S, nq / nv).
 //
-// Reference: ../shared/design/algorithms.md §1.4; Featherstone, Rigid Body Dynamics Algorithms, Springer
+// Reference: docs/notation.md (S_i); Featherstone, Rigid Body Dynamics Algorithms, Springer
 // 2008, Table 4.1. Library convention: S is constant in the successor (child) frame for every joint, and
 // velocities are body-frame quantities, so c_J = Ṡ q̇ = 0 for all of them.
 //
@@ -14,7 +14,7 @@
 //   fixed        0/0    —                          identity (merged into the parent at build)  —
 // R(a, q) is the rotation by q about a (Rodrigues); its columns are the child axes in parent coordinates.
 // A helical joint with p = 0 gives bit for bit the revolute joint's transform and subspace.
-// Joints are dispatched by a plain switch (no variant machinery: performance.md "compile time").
+// Joints are dispatched by a plain switch (no variant machinery, which would cost compile time).
 // Everything is fixed-size and noexcept; nothing allocates. Axis validity (finite, non-zero; it is
 // normalised) is checked by ModelBuilder, which throws std::invalid_argument naming the body.
 #pragma once

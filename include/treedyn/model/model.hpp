@@ -1,7 +1,7 @@
 // treedyn Model and ModelBuilder: the immutable description of a kinematic tree, validated when built.
 //
-// Reference: ../shared/design/architecture.md §3–5; algorithms.md §0 (regular numbering, per-joint
-// velocity blocks) and §1.5 (the expanded per-DoF parent array, seed 000 §2 / Fig. 2).
+// Reference: docs/notation.md (regular numbering, per-joint velocity blocks, the expanded per-DoF
+// parent array μ of Featherstone (2005) §2 / Fig. 2, see docs/references.md).
 //
 // A body i (0-based) hangs from parent(i) < i (no_parent = the fixed base) through joint(i). Its frame
 // is placed by ^i X_λ(i) = XJ(q_i) · X_T(i), where X_T(i) = tree_transform(i) maps the parent frame to
@@ -91,7 +91,7 @@ class Model {
 
   /// Body parent array λ (one entry per body).
   [[nodiscard]] const detail::Array<int, N>& parents() const noexcept { return parent_; }
-  /// Expanded per-DoF parent array μ (algorithms.md §1.5): the pattern of H and of its LTDL factor.
+  /// Expanded per-DoF parent array μ (docs/notation.md): the pattern of H and of its LTDL factor.
   [[nodiscard]] const detail::Array<int, N>& dof_parents() const noexcept { return dof_parent_; }
   /// Body owning each DoF.
   [[nodiscard]] int dof_body(int k) const noexcept { return dof_body_[k]; }
@@ -125,7 +125,7 @@ class Model {
     throw std::invalid_argument("treedyn::Model: no frame called '" + frame_name + "'");
   }
 
-  /// The same robot in another scalar type (architecture.md §3): a float run starts from exactly the
+  /// The same robot in another scalar type: a float run starts from exactly the
   /// model of the double run, rounded once. When NewScalar is wider (double → long double), rotations are
   /// re-orthonormalised and joint axes re-normalised in NewScalar, so that they are exact to the new
   /// precision (see cast_transform). M changes the compile-time size too (e.g. cast<double, 30>()

@@ -1,6 +1,6 @@
 // treedyn ArticulatedInertia: a symmetric 6x6 articulated-body inertia and its coordinate transforms.
 //
-// Reference: ../shared/design/algorithms.md §1.1-1.2 (transforms stored as (E, r)) and §3 (ABA, IA_i);
+// Reference: docs/notation.md (transforms stored as (E, r); the ABA's IA_i) and algorithms/aba.hpp;
 // Featherstone, Rigid Body Dynamics Algorithms, Springer 2008, §7.2-7.3 and Table 2.8.
 //
 // Block form IA = [A B; B^T C] (A, C symmetric 3x3). For X = ^B X_A = (E, r), write

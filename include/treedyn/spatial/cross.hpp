@@ -1,6 +1,6 @@
 // treedyn spatial cross products: crm(v) (motion × motion) and crf(v) (motion × force).
 //
-// Reference: ../shared/design/algorithms.md §1.3; Featherstone, Rigid Body Dynamics Algorithms, Springer
+// Reference: docs/notation.md (crm, crf); Featherstone, Rigid Body Dynamics Algorithms, Springer
 // 2008, eqs. 2.31-2.33 and Table 2.8.
 //
 //   crm(v) = [w× 0; v_O× w×]            v ×  m = crm(v) m

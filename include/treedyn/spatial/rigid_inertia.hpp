@@ -1,6 +1,6 @@
 // treedyn RigidInertia: a rigid-body spatial inertia stored as 10 numbers (m, h = m c, Ī about the origin).
 //
-// Reference: ../shared/design/algorithms.md §1.2; Featherstone, Rigid Body Dynamics Algorithms, Springer
+// Reference: docs/notation.md (RigidInertia); Featherstone, Rigid Body Dynamics Algorithms, Springer
 // 2008, eqs. 2.62-2.63 and Table 2.8 (the (m, h, Ī) operations).
 //
 //   dense I = [Ī h×; -h× m 1],  I [w; v] = [Ī w + h × v; m v - h × w]

@@ -1,6 +1,6 @@
 // treedyn spatial algebra: the umbrella header of the spatial layer (no knowledge of trees).
 //
-// Reference: ../shared/design/algorithms.md §0 and §1.1-1.3; Featherstone, Rigid Body Dynamics Algorithms,
+// Reference: docs/notation.md (spatial vectors and operators); Featherstone, Rigid Body Dynamics Algorithms,
 // Springer 2008, Chapter 2 and Table 2.8.
 // Everything in this layer is fixed-size, inline and never allocates (except when a caller applies an
 // operator to a block with a run-time column count, whose result then has that many columns).

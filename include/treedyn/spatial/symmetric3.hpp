@@ -1,6 +1,6 @@
 // treedyn Symmetric3: a symmetric 3x3 matrix (rotational inertia) stored as its 6 distinct entries.
 //
-// Reference: ../shared/design/algorithms.md §1.2 ("store Ī' symmetric (6 numbers)"); Featherstone, Rigid
+// Reference: docs/notation.md (RigidInertia: Ī is stored symmetric, 6 numbers); Featherstone, Rigid
 // Body Dynamics Algorithms, Springer 2008, Table 2.8 (the Ī part of the (m, h, Ī) operations).
 //
 // Storage order: data = (xx, yx, yy, zx, zy, zz), the lower triangle row by row.

@@ -1,6 +1,6 @@
 // treedyn Transform: a Plücker coordinate transform stored as (E, r), never as a 6x6 matrix.
 //
-// Reference: ../shared/design/algorithms.md §1.1; Featherstone, Rigid Body Dynamics Algorithms, Springer
+// Reference: docs/notation.md (Transform); Featherstone, Rigid Body Dynamics Algorithms, Springer
 // 2008, §2.8 and Table 2.8 (operations on (E, r)), eqs. 2.24-2.29 (rotx/roty/rotz, xlt).
 //
 // X = (E, r) is the motion transform ^B X_A from A coordinates to B coordinates:
@@ -17,7 +17,7 @@
 // 6×k block (k fixed or Dynamic) and return a matrix with the argument's column count; they never form a
 // 6x6 matrix. Everything is inline and fixed-size: nothing allocates unless the caller passes a block with a
 // run-time column count (whose result then has that many columns).
-// Numerical caveat (algorithms.md §1.1): re-orthonormalise E after long products, or compose few.
+// Numerical caveat: rounding accumulates in E; re-orthonormalise E after long products, or compose few.
 #pragma once
 
 #include <treedyn/spatial/types.hpp>

@@ -1,6 +1,6 @@
 // treedyn spatial types: fixed-size Eigen aliases, spatial motion/force vectors and the 3x3 skew matrix.
 //
-// Reference: ../shared/design/algorithms.md §0 (Plücker coordinates, angular part first) and §1;
+// Reference: docs/notation.md (Plücker coordinates, angular part first, Transform and RigidInertia);
 // Featherstone, Rigid Body Dynamics Algorithms, Springer 2008, §2.2-2.4 and Table 2.8.
 //
 // Conventions: a motion vector is [w; v_O] (angular velocity, then the linear velocity of the body-fixed

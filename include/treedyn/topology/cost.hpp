@@ -1,12 +1,12 @@
 // treedyn cost metrics of a kinematic tree: D0, D1, D2 and the operation counts built from them.
 //
-// Citation: Featherstone, IJRR 24(6) 2005 (seed 000): eq. 8 (D1 = sum(d_i - 1), also the number of
+// Citation: Featherstone, IJRR 24(6) 2005 (docs/references.md): eq. 8 (D1 = sum(d_i - 1), also the number of
 // nonzeros below the diagonal of H), eq. 9 (D2 = sum d_i(d_i - 1)/2), eq. 15 (D0 = #{i : lambda(i) !=
 // base}), Table 1 (factorization costs), §4.2 and Table 2 (the LTDL operation count D1 + 2 D2 used for
-// dense/sparse ratios), §6 (2 D1 + n nonzeros). Design notes: shared/design/algorithms.md §2.3.
+// dense/sparse ratios), §6 (2 D1 + n nonzeros). Notation: docs/notation.md.
 //
 // Apply cost_metrics to the expanded parent array (one entry per DoF) for factorization costs, and to
-// the body parent array for CRBA costs (seed 000 §6 uses both).
+// the body parent array for CRBA costs (Featherstone (2005) §6 uses both).
 //
 // Costs and allocation: cost_metrics is O(n) and allocates one scratch array of n ints;
 // dense_cost_metrics is O(1); dense_to_sparse_ratio is O(n) with the same scratch array.
@@ -25,7 +25,7 @@
 
 namespace treedyn {
 
-/// Topology cost numbers of seed 000. D0, D1, D2 as in eqs. 15, 8, 9; n = number of nodes (rows of H
+/// Topology cost numbers of Featherstone (2005): D0, D1, D2 as in eqs. 15, 8, 9; n = number of nodes (rows of H
 /// when computed on the expanded array).
 struct CostMetrics {
   long long D0 = 0;  ///< nodes not attached to the base (eq. 15)
@@ -33,9 +33,9 @@ struct CostMetrics {
   long long D2 = 0;  ///< sum of d_i (d_i - 1) / 2: multiply-adds of LTDL (eq. 9)
   int n = 0;         ///< number of nodes
 
-  /// Structural nonzeros of the n x n matrix H (or of L + L^T): n + 2 D1 (seed 000 §6).
+  /// Structural nonzeros of the n x n matrix H (or of L + L^T): n + 2 D1 (Featherstone (2005) §6).
   constexpr long long nonzeros() const noexcept { return static_cast<long long>(n) + 2 * D1; }
-  /// Operation count of an LTDL factorization, D1 + 2 D2 (seed 000 §4.2, Fig. 5, Table 2 ratios).
+  /// Operation count of an LTDL factorization, D1 + 2 D2 (Featherstone (2005) §4.2, Fig. 5, Table 2 ratios).
   constexpr long long ltdl_ops() const noexcept { return D1 + 2 * D2; }
 
   friend constexpr bool operator==(const CostMetrics& a, const CostMetrics& b) noexcept {
@@ -66,7 +66,7 @@ inline long long checked_mul(long long a, long long b, const char* what) {
 
 }  // namespace detail
 
-/// D0, D1, D2 and n of a parent array (seed 000 eqs. 8, 9, 15). Throws std::invalid_argument if lambda
+/// D0, D1, D2 and n of a parent array (Featherstone (2005), eqs. 8, 9, 15). Throws std::invalid_argument if lambda
 /// is not regular, std::overflow_error if a count does not fit in 64 bits. O(n); allocates n ints.
 template <class Parents>
 CostMetrics cost_metrics(const Parents& lambda) {
@@ -84,7 +84,7 @@ CostMetrics cost_metrics(const Parents& lambda) {
 }
 
 /// The metrics of an unbranched chain of n nodes (a dense H): D0 = n - 1, D1 = (n^2 - n)/2,
-/// D2 = (n^3 - n)/6 (seed 000 Table 2, first row; eqs. 10, 11 upper bounds). Throws
+/// D2 = (n^3 - n)/6 (Featherstone (2005) Table 2, first row; eqs. 10, 11 upper bounds). Throws
 /// std::invalid_argument if n < 0, std::overflow_error if D2 does not fit in 64 bits. O(1).
 inline CostMetrics dense_cost_metrics(int n) {
   if (n < 0) {
@@ -117,8 +117,8 @@ inline CostMetrics dense_cost_metrics(int n) {
 }
 
 /// How many times cheaper an LTDL factorization exploiting the branch-induced sparsity of `lambda` is
-/// than a dense factorization of the same size, counted as seed 000 §4.2 does:
-/// dense_cost_metrics(n).ltdl_ops() / cost_metrics(lambda).ltdl_ops(). Seed 000 prints 7.8 and 430 for
+/// than a dense factorization of the same size, counted as Featherstone (2005) §4.2 does:
+/// dense_cost_metrics(n).ltdl_ops() / cost_metrics(lambda).ltdl_ops(). The paper prints 7.8 and 430 for
 /// balanced binary trees of 15 and 255 nodes, 5.3 and 74 for grid spanning trees of 16 and 256 nodes.
 /// Returns 1 when both counts are zero (n <= 1) and +infinity when only the sparse count is zero (every
 /// node attached to the base). Throws as cost_metrics does. O(n); allocates n ints.

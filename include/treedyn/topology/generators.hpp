@@ -1,9 +1,9 @@
-// treedyn topology generators: regular parent arrays of the trees studied in seed 000 and random trees.
+// treedyn topology generators: regular parent arrays of the trees of Featherstone (2005), and random trees.
 //
-// Citation: Featherstone, IJRR 24(6) 2005 (seed 000): §4.2, Fig. 4 and Table 2 (unbranched chain,
+// Citation: Featherstone, IJRR 24(6) 2005 (docs/references.md): §4.2, Fig. 4 and Table 2 (unbranched chain,
 // chain with short side branches, balanced binary tree, spanning tree of a square grid), §5 (every
 // body on the base: D0 = D1 = 0), §6 and Fig. 6 (the 30-DoF humanoid: a floating torso and four 6-DoF
-// limbs). Design notes: shared/design/algorithms.md §1.5 and §2.3.
+// limbs). Notation: docs/notation.md.
 //
 // All arrays are 0-based with `no_parent` (-1) for the base and satisfy -1 <= lambda[i] < i.
 // Every generator throws std::invalid_argument on a bad size (the message names the argument and the
@@ -63,7 +63,7 @@ inline void require_size(bool ok, const char* function, const char* argument, lo
 
 namespace topologies {
 
-/// Unbranched chain of n >= 1 bodies: lambda[i] = i - 1 (seed 000 §2, Table 2 row 1).
+/// Unbranched chain of n >= 1 bodies: lambda[i] = i - 1 (Featherstone (2005) §2, Table 2 row 1).
 /// D1 = (n^2 - n)/2, D2 = (n^3 - n)/6.
 inline ParentArray chain(int n) {
   detail::require_size(n >= 1, "chain", "n", n, "a chain needs n >= 1 bodies");
@@ -72,14 +72,14 @@ inline ParentArray chain(int n) {
   return lambda;
 }
 
-/// n >= 1 bodies, each attached directly to the base (seed 000 §5's extreme case D0 = D1 = D2 = 0:
+/// n >= 1 bodies, each attached directly to the base (the extreme case D0 = D1 = D2 = 0 of Featherstone (2005) §5:
 /// a diagonal H). Not a hub-and-spokes tree.
 inline ParentArray star(int n) {
   detail::require_size(n >= 1, "star", "n", n, "a star needs n >= 1 bodies");
   return ParentArray(static_cast<std::size_t>(n), no_parent);
 }
 
-/// Chain with short side branches (seed 000 Fig. 4(a), Table 2 row 2): a main chain of m >= 1 bodies,
+/// Chain with short side branches (Featherstone (2005), Fig. 4(a), Table 2 row 2): a main chain of m >= 1 bodies,
 /// each carrying one single-body side branch; n = 2m. Interleaved numbering: chain body k is node 2k,
 /// its side branch is node 2k + 1. D1 = m^2, D2 = (2m^3 + 3m^2 + m)/6.
 inline ParentArray short_side_branches(int m) {
@@ -93,7 +93,7 @@ inline ParentArray short_side_branches(int m) {
   return lambda;
 }
 
-/// Balanced binary tree with m >= 1 levels (seed 000 Fig. 4(b), Table 2 row 3), heap numbering:
+/// Balanced binary tree with m >= 1 levels (Featherstone (2005) Fig. 4(b), Table 2 row 3), heap numbering:
 /// 1-based lambda(i) = floor(i/2), i.e. 0-based lambda[i] = (i - 1)/2 for i >= 1; n = 2^m - 1.
 /// D1 = sum_{i=1}^{m-1} i 2^i, D2 = sum_{i=1}^{m-1} i (i+1) 2^(i-1). Requires m <= 30 (n fits in int).
 inline ParentArray binary_tree(int m) {
@@ -106,7 +106,7 @@ inline ParentArray binary_tree(int m) {
   return lambda;
 }
 
-/// A shortest-path spanning tree of an m x m grid (seed 000 Fig. 4(c), Table 2 row 4); n = m^2.
+/// A shortest-path spanning tree of an m x m grid (Featherstone (2005) Fig. 4(c), Table 2 row 4); n = m^2.
 /// Grid node (r, c), 0 <= r, c < m; the base is attached to the corner (0, 0), so node (r, c) has
 /// depth r + c + 1. Tree: column 0 is a spine ((r, 0) hangs from (r-1, 0)) and every row hangs from it
 /// ((r, c) hangs from (r, c-1) for c >= 1); every edge is a grid edge and every path to the base is a
@@ -139,7 +139,7 @@ inline ParentArray grid_spanning_tree(int m) {
   return lambda;
 }
 
-/// The body parent array of seed 000 §6 / Fig. 6: a torso (node 0, attached to the base) carrying
+/// The body parent array of Featherstone (2005) §6 / Fig. 6: a torso (node 0, attached to the base) carrying
 /// `limbs` serial limbs of `per_limb` bodies each; limb l occupies nodes 1 + l*per_limb ... (l+1)*per_limb.
 /// 1 + limbs*per_limb entries. With the defaults (4, 6): 25 bodies, D0 = 24, D1 = 84.
 /// Requires limbs >= 0, per_limb >= 0 (zero gives the torso alone).
@@ -163,7 +163,7 @@ inline ParentArray humanoid(int limbs = 4, int per_limb = 6) {
 
 /// DoF per body of humanoid(limbs, per_limb): torso_dofs for the torso (6: a floating base), then 1
 /// per limb joint (revolute). Feed it to expand_parent_array: with the defaults, n = 30 and the
-/// expanded array has D1 = 219, D2 = 1039 (seed 000 §6). Requires 0 <= torso_dofs <= 6.
+/// expanded array has D1 = 219, D2 = 1039 (Featherstone (2005) §6). Requires 0 <= torso_dofs <= 6.
 inline std::vector<int> humanoid_dofs(int limbs = 4, int per_limb = 6, int torso_dofs = 6) {
   detail::require_size(torso_dofs >= 0 && torso_dofs <= 6, "humanoid_dofs", "torso_dofs", torso_dofs,
                        "a joint has between 0 and 6 degrees of freedom");

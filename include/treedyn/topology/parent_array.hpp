@@ -1,9 +1,9 @@
 // treedyn parent arrays: validation, expansion to degrees of freedom, depths, subtrees, ancestor ranges.
 //
 // Citation: Featherstone, "Efficient factorization of the joint-space inertia matrix for branched
-// kinematic trees", IJRR 24(6) 2005 (seed 000): §2, eq. 2 (regular numbering 0 <= lambda(i) < i),
+// kinematic trees", IJRR 24(6) 2005 (docs/references.md): §2, eq. 2 (regular numbering 0 <= lambda(i) < i),
 // Fig. 2 (expanded parent array for multi-DoF joints), §4.1 (depth d_i), §5 (subtree nu(i), eq. 19).
-// Design notes: shared/design/algorithms.md §0 and §1.5.
+// Notation (regular numbering, the expanded per-DoF parent array μ): docs/notation.md.
 //
 // Indexing: paper k <-> code k-1; the paper's base 0 is `no_parent` (-1) here, so eq. 2 reads
 // -1 <= lambda[i] < i, and `while i != 0` becomes `while (i != no_parent)`.
@@ -122,7 +122,7 @@ class AncestorRange {
 
 }  // namespace detail
 
-/// Throws std::invalid_argument unless `lambda` is a regular parent array (seed 000 eq. 2, 0-based):
+/// Throws std::invalid_argument unless `lambda` is a regular parent array (Featherstone (2005), eq. 2; 0-based):
 /// -1 <= lambda[i] < i for every i. The message names the first offending entry and the rule.
 /// An empty array is valid (no bodies). O(n); never allocates unless it throws.
 template <class Parents>
@@ -147,7 +147,7 @@ void validate_parent_array(const Parents& lambda) {
   }
 }
 
-/// Expanded parent array over degrees of freedom (seed 000 §2, Fig. 2; algorithms.md §1.5).
+/// Expanded parent array over degrees of freedom (Featherstone (2005) §2, Fig. 2; μ in docs/notation.md).
 /// Body i with dofs_per_joint[i] = n_i DoF becomes a serial chain of n_i rows (its velocity indices,
 /// numbered consecutively in body order); the first row's parent is the last row of the nearest
 /// ancestor body that has a row, or `no_parent`. A 0-DoF body contributes no row: its children attach
@@ -196,7 +196,7 @@ inline ParentArray expand_parent_array(const ParentArray& lambda_bodies,
   return mu;
 }
 
-/// Depths d_i (seed 000 §4.1): the number of joints between node i and the base, so a node attached
+/// Depths d_i (Featherstone (2005) §4.1): the number of joints between node i and the base, so a node attached
 /// to the base has depth 1. Throws std::invalid_argument if lambda is not regular. O(n); allocates the
 /// result only.
 template <class Parents>
@@ -211,7 +211,7 @@ std::vector<int> depths(const Parents& lambda) {
   return d;
 }
 
-/// Subtree sizes |nu(i)| (seed 000 eq. 5, §5): the number of nodes in the subtree rooted at i,
+/// Subtree sizes |nu(i)| (Featherstone (2005) eq. 5, §5): the number of nodes in the subtree rooted at i,
 /// i included. Throws std::invalid_argument if lambda is not regular. O(n); allocates the result only.
 template <class Parents>
 std::vector<int> subtree_sizes(const Parents& lambda) {

@@ -1,8 +1,8 @@
 // treedyn::urdf::build_model: a treedyn Model from a URDF robot description, parsed by urdfdom.
 //
 // Reference: the URDF specification (wiki.ros.org/urdf/XML: <robot>, <link>, <inertial>, <joint>,
-// <origin>, <axis>, <limit>, <mimic>), read through urdfdom (Debian liburdfdom-dev); design: the lead's
-// notes for issue 7 and architecture.md §5 (errors). Optional component: usable only when linking the
+// <origin>, <axis>, <limit>, <mimic>), read through urdfdom (Debian liburdfdom-dev); errors follow the
+// library's rule (std::invalid_argument naming the element). Optional component: usable only when linking the
 // CMake target treedyn::urdf (which exists only when urdfdom was found); the core stays header-only.
 //
 // Contract

@@ -1,7 +1,7 @@
-// treedyn robots::chain30: the "equivalent unbranched chain" of seed 000 §6: the humanoid30 torso on a
+// treedyn robots::chain30: the "equivalent unbranched chain" of Featherstone (2005) §6: the humanoid30 torso on a
 // free-flyer joint followed by 24 revolute joints in series.
 //
-// Citation: Featherstone, IJRR 24(6) 2005 (seed 000_7f543bc10ea1056d.txt), §6: "an unbranched chain
+// Citation: Featherstone, IJRR 24(6) 2005 (docs/references.md), §6: "an unbranched chain
 // with a floating base at one end … Both systems have 25 bodies connected together by 24 revolute
 // joints; both have a floating base, hence 30 DoF in total; … the only relevant difference between
 // them is that one is branched and the other is not." To keep the two comparable, chain30 reuses
@@ -16,7 +16,7 @@
 
 namespace treedyn::robots {
 
-/// The unbranched 30-DoF chain of seed 000 §6 built from humanoid30's bodies (see the header comment).
+/// The unbranched 30-DoF chain of Featherstone (2005) §6 built from humanoid30's bodies (see the header comment).
 template <class Scalar>
 Model<Scalar> chain30() {
   return detail::humanoid_bodies<Scalar>(false);

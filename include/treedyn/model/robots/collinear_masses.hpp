@@ -1,16 +1,16 @@
-// treedyn robots::collinear_masses: seed 004's Examples 2 and 3, two bodies on collinear prismatic joints.
+// treedyn robots::collinear_masses: Ascher, Pai & Cloutier's Examples 2–3, two bodies on collinear prismatic joints.
 //
 // Citation: U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods, and Formulation
-// Stiffness in Robot Simulation", 1996 (seed 004_e893982f8fa227f9.txt), Examples 2–3 and Table 2;
-// ../shared/design/algorithms.md §3.3 (the exact setting and the expected values).
-// Our numbering: body 0 ("base") = S4's link 2, mass m_base (= 1 in Table 2); body 1 ("tip") = S4's link 1,
-// mass m_tip (S4's m1 ∈ {1e6 … 1e9}). Both joints are prismatic along the same unit 6-vector s = [0; axis]
-// (case 1: axis = e_z; case 2: axis = (0, 1, 1)/√2), the tree transform is the identity (S4's Φ21 = I),
+// Stiffness in Robot Simulation", 1996 (docs/references.md), Examples 2–3 and Table 2; the exact setting
+// and the expected values are stated here. The paper numbers links tip → base (docs/notation.md).
+// Our numbering: body 0 ("base") = the paper's link 2, mass m_base (= 1 in Table 2); body 1 ("tip") = its link 1,
+// mass m_tip (the paper's m1 ∈ {1e6 … 1e9}). Both joints are prismatic along the same unit 6-vector s = [0; axis]
+// (case 1: axis = e_z; case 2: axis = (0, 1, 1)/√2), the tree transform is the identity (the paper's Φ21 = I),
 // gravity is zero. Each body is a point mass at its origin with a small isotropic rotational inertia:
-// S4 says the link lengths are "proportional to the masses", but with Φ21 = I and a purely linear s only
-// the m·1₃ block of each inertia is ever read, so lengths cannot change D or q̈ (algorithms.md §3.3).
+// The paper says the link lengths are "proportional to the masses", but with Φ21 = I and a purely linear s only
+// the m·1₃ block of each inertia is ever read, so lengths cannot change D or q̈.
 // In exact arithmetic H = [[m_base + m_tip, m_tip], [m_tip, m_tip]], the base pivot is m_base and, for
-// τ = (9.81, 981) (S4's τ_2, τ_1), q̈_base = −971.19, q̈_tip = 981/m_tip + 971.19.
+// τ = (9.81, 981) (the paper's τ_2, τ_1), q̈_base = −971.19, q̈_tip = 981/m_tip + 971.19.
 // Building allocates; call it once, outside hot loops.
 #pragma once
 

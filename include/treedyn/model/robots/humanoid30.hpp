@@ -1,8 +1,8 @@
-// treedyn robots::humanoid30: the 30-DoF humanoid of seed 000 §6 / Fig. 6 (free-flying torso, four
+// treedyn robots::humanoid30: the 30-DoF humanoid of Featherstone (2005) §6 / Fig. 6 (free-flying torso, four
 // 6-DoF limbs of revolute joints), with general geometry and general inertias.
 //
 // Citation: Featherstone, "Efficient Factorization of the Joint Space Inertia Matrix for Branched
-// Kinematic Trees", IJRR 24(6) 2005 (seed 000_7f543bc10ea1056d.txt), §6 and Fig. 6: "a single rigid
+// Kinematic Trees", IJRR 24(6) 2005 (docs/references.md), §6 and Fig. 6: "a single rigid
 // torso and four 6-DoF limbs … 25 bodies connected together by 24 revolute joints; … a floating base,
 // hence 30 DoF in total; … general geometry and general inertias". The paper gives no numbers: the
 // values below are treedyn's own fixed choices (no randomness at run time), made "general" on purpose:
@@ -125,7 +125,7 @@ Transform<Scalar> humanoid_link_offset(int k) {
 
 }  // namespace detail
 
-/// The 30-DoF humanoid of seed 000 §6 (see the header comment). Body parent array
+/// The 30-DoF humanoid of Featherstone (2005) §6 (see the header comment). Body parent array
 /// topologies::humanoid(4, 6); nq = 31, nv = 30; total mass 67.4 kg.
 namespace detail {
 

@@ -1,18 +1,18 @@
-// treedyn robots::pendulum: the multi-link pendulum benchmark of seed 001 §8.
+// treedyn robots::pendulum: the multi-link pendulum benchmark of Jain (n.d.) §8.
 //
-// Citation: A. Jain et al., operational-space contact and collision dynamics (seed
-// 001_de6f40f1aa7ac8ae.txt), §8: "n identical 1kg mass spherical bodies connected with pin hinges.
+// Citation: A. Jain, "Minimal Coordinates Formulation of Contact Dynamics" (docs/references.md),
+// §8: "n identical 1kg mass spherical bodies connected with pin hinges.
 // The radius of the sphere is scaled based on the number of links to maintain a 12m overall length of
-// the pendulum. The pendulum base is located at a height of 10m"; ../shared/design/algorithms.md §6.3.
+// the pendulum. The pendulum base is located at a height of 10m".
 // Model: n spheres of mass 1 kg and radius r = 12/(2n) m, solid-sphere inertia (2/5) m r² about the
-// centre (S1 does not give it: algorithms.md §6.3's assumption). The world is x horizontal, y up (the
+// centre (the paper does not give it: an assumption). The world is x horizontal, y up (the
 // floor is y = 0, the wall x = 4), motion in the xy-plane, so every hinge is revolute about z. Sphere
 // 0's hinge is fixed at (0, 10, 0); each body frame sits on its hinge with axes parallel to the
 // parent's; at q = 0 the pendulum hangs straight down: sphere k's centre is r below its hinge
 // ((0, −r, 0) in its frame) and sphere k + 1's hinge, the contact point of the two spheres, is 2r
 // below ((0, −2r, 0)). q(k) is the angle of sphere k relative to sphere k − 1, positive
 // counter-clockwise about z (towards +x, the wall, when moving up from hanging). Gravity
-// (0, −9.8, 0) (S1's 9.8, not 9.81). S1's initial state (π/4 away from the wall, base hinge at
+// (0, −9.8, 0) (the paper's 9.8, not 9.81). The paper's initial state (π/4 away from the wall, base hinge at
 // 1 rad/s towards it) is left to the caller. nq = nv = n; total mass n kg.
 // Costs and allocation: building allocates the model; call it once, outside hot loops.
 #pragma once
@@ -27,7 +27,7 @@
 
 namespace treedyn::robots {
 
-/// Seed 001 §8's n-link pendulum of touching 1 kg spheres (see the header comment); n ≥ 1.
+/// The n-link pendulum of touching 1 kg spheres of Jain (n.d.) §8 (see the header comment); n ≥ 1.
 template <class Scalar>
 Model<Scalar> pendulum(int n) {
   if (n < 1) throw std::invalid_argument("treedyn::robots::pendulum: n = " + std::to_string(n) + " must be >= 1");

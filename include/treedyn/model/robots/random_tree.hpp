@@ -1,7 +1,7 @@
 // treedyn robots::random_tree: a random model from a seed, mixing every joint type, for tests.
 //
 // Citation: the topology is topologies::random_tree (treedyn/topology/generators.hpp; regular parent
-// arrays of seed 000 eq. 2); the joint models are algorithms.md §1.4's; the random numbers come from
+// arrays of Featherstone (2005) eq. 2); the joint models are joint.hpp's; the random numbers come from
 // treedyn::detail::SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) with integer-only reductions, so the
 // sequence of draws is the same on every platform and compiler, and the same (nbodies, seed) always
 // gives the same model.

@@ -1,0 +1,63 @@
+// No allocation in the mass-matrix inverses: Fixman, LTDL and ABA routes, and the tree inverse kernels.
+#include "no_alloc/no_alloc_support.hpp"
+
+// minverse_apply_fixman: the apply call never allocates once its workspace is built.
+#include "treedyn/algorithms/minverse_apply_fixman.hpp"
+
+TEMPLATE_TEST_CASE("minverse_apply_fixman never allocates after FixmanWorkspace is built", "[no_alloc][fixman]", float,
+                   double) {
+  using T = TestType;
+  for (const Model<double>& md : {robots::random_chain<double>(40, 2, {JointType::revolute, JointType::prismatic}),
+                                  robots::arm7<double>(), robots::puma560<double>()}) {
+    const Model<T> model = md.cast<T>();
+    FixmanWorkspace<T> ws(model);
+    Data<T> fdata(model);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> q = random_configuration(model, 3);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> b = Eigen::Matrix<T, Eigen::Dynamic, 1>::LinSpaced(model.nv(), T(-1), T(1));
+    for (int call = 0; call < 2; ++call) {
+      INFO((call == 0 ? "first call" : "steady state"));
+      CHECK(allocations_in([&] { (void)minverse_apply_fixman(model, fdata, ws, q, b); }) == 0);
+      CHECK(ws.status.ok());
+    }
+  }
+}
+
+// The LTDL and ABA routes to H⁻¹ and the tree inverse kernels ltdl_inverse(_packed).
+#include "treedyn/algorithms/minverse_aba.hpp"
+#include "treedyn/algorithms/minverse_ltdl.hpp"
+#include "treedyn/kernels/ltdl_inverse.hpp"
+
+namespace {
+
+/// Both H⁻¹ routes and the two kernels, first call and steady state, inside the guard.
+template <class T, int N>
+void require_minverse_ltdl_aba_allocation_free(const Model<T, N>& model, Data<T, N>& data) {
+  const Eigen::Matrix<T, Eigen::Dynamic, 1> q_dyn = random_configuration(model, 5);
+  const Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, (N == Dynamic ? Dynamic : 2 * N), 1> q = q_dyn;
+  MatrixN<T, N> dense_factor = crba(model, data, q), inverse = dense_factor;
+  MinverseAbaWorkspace<T, N> ws(model);
+  REQUIRE(ltdl(dense_factor, model.dof_parents()).ok());
+  for (int call = 0; call < 2; ++call) {
+    INFO((call == 0 ? "first call" : "steady state"));
+    CHECK(allocations_in([&] { minverse_ltdl(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { minverse_aba(model, data, ws, q); }) == 0);
+    CHECK(allocations_in([&] { ltdl_inverse(dense_factor, model.dof_parents(), inverse); }) == 0);
+    CHECK(allocations_in([&] { ltdl_inverse_packed(data.H_factor, model.h_pattern(), inverse); }) == 0);
+    CHECK(allocations_in([&] { ltdl_inverse(dense_factor, model.dof_parents(), inverse.block(0, 0, model.nv(), model.nv())); }) == 0);
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("minverse_ltdl, minverse_aba and ltdl_inverse never allocate", "[no_alloc][minverse]", float, double) {
+  using T = TestType;
+  for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
+                                  robots::random_chain<double>(40, 1)}) {
+    const Model<T> model = md.cast<T>();
+    Data<T> data(model);
+    require_minverse_ltdl_aba_allocation_free(model, data);
+  }
+  const Model<T, 30> fixed = robots::humanoid30<double>().cast<T, 30>();
+  Data<T, 30> data(fixed);
+  require_minverse_ltdl_aba_allocation_free(fixed, data);
+}

@@ -1,0 +1,93 @@
+// No allocation in Fijany's Schur-complement forms: M⁻¹, the block kernels, and the one-frame OSCM/OSIM.
+#include "no_alloc/no_alloc_support.hpp"
+
+// Fijany's Schur-complement M⁻¹: block-tridiagonal kernels, the leaves-first tree kernel, schur_operators,
+// minverse_schur and minverse_apply_schur, with every workspace built before the guard.
+#include "treedyn/algorithms/minverse_schur.hpp"
+#include "treedyn/kernels/block_cyclic_reduction.hpp"
+
+namespace {
+
+template <class T>
+void require_schur_allocation_free(const Model<T>& model) {
+  using VectorX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  using MatrixX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  Data<T> data(model);
+  SchurWorkspace<T> ws(model);
+  const VectorX q = random_configuration(model, 11);
+  const VectorX tau = VectorX::LinSpaced(model.nv(), T(-1), T(1));
+  schur_operators(model, data, ws, q);
+  const BlockTridiagonal<T> A_chain = ws.A_chain;
+  const SiblingBlockMatrix<T> A_tree = ws.A_tree;
+  BlockTridiagonal<T> F_chain = A_chain;
+  SiblingBlockMatrix<T> F_tree = A_tree;
+  BlockCyclicReduction<T> bcr(A_chain.sizes());
+  const MatrixX B0 = MatrixX::Ones(ws.nw(), 3);
+  MatrixX X = B0;
+  for (int call = 0; call < 2; ++call) {
+    INFO((call == 0 ? "first call" : "steady state") << ", chain: " << ws.is_chain());
+    CHECK(allocations_in([&] { schur_operators(model, data, ws, q); }) == 0);
+    CHECK(allocations_in([&] { minverse_apply_schur(model, data, ws, q, tau); }) == 0);
+    CHECK(allocations_in([&] { minverse_schur(model, data, ws, q); }) == 0);
+    REQUIRE(ws.status.ok());
+    if (ws.is_chain()) {
+      CHECK(allocations_in([&] {
+              F_chain = A_chain;
+              (void)block_tridiagonal_factor(F_chain);
+              X = B0;
+              block_tridiagonal_solve(F_chain, X);
+              block_tridiagonal_solve(F_chain, X.col(1));
+              X = B0;
+              (void)block_cyclic_reduction(A_chain, bcr, X);
+              block_cyclic_reduction_solve(bcr, X.leftCols(2));
+            }) == 0);
+    } else {
+      CHECK(allocations_in([&] {
+              F_tree = A_tree;
+              (void)sibling_block_ldlt(F_tree);
+              X = B0;
+              sibling_block_ldlt_solve(F_tree, X);
+              sibling_block_ldlt_solve(F_tree, X.col(2));
+            }) == 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("Schur-complement M⁻¹ and its block kernels never allocate", "[no_alloc][minverse][schur]", float,
+                   double) {
+  using T = TestType;
+  for (const Model<double>& md :
+       {robots::humanoid30<double>(), robots::chain30<double>(), robots::puma560<double>(),
+        robots::random_tree<double>(12, 4),
+        robots::random_chain<double>(9, 3, {JointType::revolute, JointType::helical, JointType::spherical,
+                                            JointType::planar, JointType::free_flyer})})
+    require_schur_allocation_free(md.cast<T>());
+}
+
+// Fijany's Schur forms of the OSCM (oscm_schur / osim_schur): with the workspace built
+// before the guard, neither kernel allocates, on the first call or in steady state.
+#include "treedyn/algorithms/oscm_schur.hpp"
+#include "treedyn/algorithms/osim_schur.hpp"
+
+TEMPLATE_TEST_CASE("oscm_schur and osim_schur never allocate after OscmSchurWorkspace is built",
+                   "[no_alloc][oscm][schur]", float, double) {
+  using T = TestType;
+  for (const Model<double>& md :
+       {robots::random_chain<double>(12, 5), robots::random_chain<double>(3, 5),
+        robots::random_chain<double>(9, 6, {JointType::revolute, JointType::helical, JointType::spherical,
+                                            JointType::planar, JointType::free_flyer})}) {
+    const Model<T> model = md.cast<T>();
+    OperationalFrames<T> frames(model);
+    frames.add(model.nbodies() - 1, xlt(Vector3<T>(T(0.1), T(0), T(0.2))));
+    Data<T> data(model);
+    OscmSchurWorkspace<T> ws(model, frames);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> q = random_configuration(model, 13);
+    for (int call = 0; call < 2; ++call) {
+      INFO((call == 0 ? "first call" : "steady state") << ", nv = " << model.nv());
+      CHECK(allocations_in([&] { (void)oscm_schur(model, data, ws, q); }) == 0);
+      CHECK(allocations_in([&] { (void)osim_schur(model, data, ws, q); }) == 0);  // also when 𝒴 is singular (nv = 3)
+    }
+  }
+}

@@ -1,8 +1,8 @@
 // The compile-time budget's reference translation unit: the umbrella header and the core algorithms,
 // instantiated for float and double (rnea, crba, forward_dynamics_crba, aba, modified_aba, minverse_ltdl,
 // minverse_aba, frame_jacobian, oscm). tests/compile_budget/measure.sh compiles it at -O2 and reports
-// the CPU time and peak memory; the README's compile-time table quotes that report. It is also built
-// and run as a program so that it cannot rot: it exits non-zero when a result is not finite.
+// the CPU time and peak memory; the README's compile-time table quotes that report. Linked, it is a
+// program that runs each algorithm once and exits non-zero when a result is not finite.
 #include <cmath>
 #include <cstdio>
 

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The compile-time budget's report: CPU time and peak memory of compiling tests/compile_budget/core_tu.cpp
+# (the umbrella header plus rnea, crba, forward_dynamics_crba, aba, modified_aba, minverse_ltdl,
+# minverse_aba, frame_jacobian and oscm, each for float and double) at -O2, as the README's table states.
+# A measurement, not a test: it prints figures and never fails on them. Usage:
+#   bash tests/compile_budget/measure.sh [c++-compiler] [extra flags…]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cxx="${1:-g++}"
+shift || true
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+eigen="$(pkg-config --cflags eigen3 2>/dev/null || echo -I/usr/include/eigen3)"
+/usr/bin/time -f '%U %S %M' -o "$out/time" \
+  "$cxx" -std=c++17 -O2 $eigen -I "$root/include" "$@" -c "$here/core_tu.cpp" -o "$out/core_tu.o"
+read -r user sys rss < "$out/time"
+cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }')
+mem=$(awk -v k="$rss" 'BEGIN { printf "%.2f", k / 1048576 }')
+echo "core TU ($cxx -O2 $*): ${cpu} s CPU, ${mem} GB peak (budget: 30 s, 1.5 GB)"

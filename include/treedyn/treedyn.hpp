@@ -1,4 +1,6 @@
-// treedyn: dynamics of rigid-body kinematic trees. Umbrella header: every public layer.
+// treedyn: dynamics of rigid-body kinematic trees. Umbrella header: every public layer and the core
+// algorithms. Beside it: treedyn/schur.hpp and treedyn/fixman.hpp (the heavier families), the ready-made
+// robots (treedyn/model/robots/robots.hpp) and the optional URDF component (treedyn/urdf/).
 #pragma once
 
 #include "treedyn/fwd.hpp"

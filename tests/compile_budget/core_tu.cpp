@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <treedyn/model/robots/robots.hpp>
 #include <treedyn/treedyn.hpp>
 
 namespace {

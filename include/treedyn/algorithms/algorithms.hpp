@@ -1,4 +1,9 @@
-// treedyn algorithms: (const Model&, Data&, inputs…) → a reference into Data.
+// treedyn algorithms: algo(model, data[, workspace], inputs…) → a reference into data or the workspace.
+//
+// The core: kinematics, RNEA, CRBA, the forward-dynamics routes, the LTDL and ABA mass-matrix inverses
+// and the operational-space kernels. The heavier families have façade headers of their own, so that a
+// program that does not use them does not compile them: treedyn/schur.hpp (Fijany's Schur-complement
+// forms and the block kernels they run on) and treedyn/fixman.hpp (Fixman's O(n) M⁻¹b).
 #pragma once
 
 #include "treedyn/algorithms/aba.hpp"
@@ -6,15 +11,11 @@
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
-#include "treedyn/algorithms/minverse_apply_fixman.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/minverse_ltdl.hpp"
-#include "treedyn/algorithms/minverse_schur.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
-#include "treedyn/algorithms/rnea.hpp"
-// ---- operational-space compliance / inertia: recursive Λ, its dense reference, Λ⁻¹ ----
 #include "treedyn/algorithms/oscm.hpp"
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/osim.hpp"
-// ---- end of operational-space compliance / inertia ----
+#include "treedyn/algorithms/rnea.hpp"

@@ -38,23 +38,23 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
-#include "treedyn/detail/parent_access.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
 
 template <class Derived, class Parents>
 FactorStatus ltdl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using Scalar = typename Derived::Scalar;
-  const int n = detail::parent_count(lambda);
+  const int n = detail::node_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltdl: A must be n×n with n = lambda.size()");
   for (int k = n - 1; k >= 0; --k) {                                   // T1
     if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
-    for (int i = detail::parent(lambda, k); i != no_parent;            // T2, T3
-         i = detail::parent(lambda, i)) {                               // T11
+    for (int i = detail::parent_at(lambda, k); i != no_parent;            // T2, T3
+         i = detail::parent_at(lambda, i)) {                               // T11
       const Scalar a = A(k, i) / A(k, k);                               // T4
-      for (int j = i; j != no_parent; j = detail::parent(lambda, j)) {  // T5, T6, T8
+      for (int j = i; j != no_parent; j = detail::parent_at(lambda, j)) {  // T5, T6, T8
         A(i, j) -= A(k, j) * a;                                         // T7
       }
       A(k, i) = a;                                                      // T10

@@ -36,9 +36,9 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
-#include "treedyn/detail/parent_access.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
 namespace detail {
@@ -77,13 +77,13 @@ void ltdl_inverse_rows(Out& X, int n, const Pivot& pivot, const ForEachAncestor&
 template <class DA, class Parents, class Out>
 void ltdl_inverse(const Eigen::MatrixBase<DA>& A, const Parents& lambda, Out&& out) noexcept {
   using Scalar = typename DA::Scalar;
-  const int n = detail::parent_count(lambda);
+  const int n = detail::node_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n && out.rows() == n && out.cols() == n,
                  "ltdl_inverse: A and out must be n×n with n = lambda.size()");
   detail::ltdl_inverse_rows(
       out, n, [&](int i) { return A(i, i); },
       [&](int i, const auto& f) {
-        for (int k = detail::parent(lambda, i); k != no_parent; k = detail::parent(lambda, k)) f(k, Scalar(A(i, k)));
+        for (int k = detail::parent_at(lambda, i); k != no_parent; k = detail::parent_at(lambda, k)) f(k, Scalar(A(i, k)));
       });
 }
 

@@ -45,9 +45,9 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
-#include "treedyn/detail/parent_access.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
 
@@ -58,16 +58,12 @@ class AncestorPattern {
 
   template <class Parents>
   explicit AncestorPattern(const Parents& lambda) {
-    const int n = detail::parent_count(lambda);
+    validate_parent_array(lambda);  // throws std::invalid_argument naming the first irregular entry
+    const int n = detail::node_count(lambda);
     std::vector<int> depth(static_cast<std::size_t>(n));
     start_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int i = 0; i < n; ++i) {
-      const int p = detail::parent(lambda, i);
-      if (p < no_parent || p >= i) {
-        throw std::invalid_argument("AncestorPattern: parent array entry " + std::to_string(i) + " has parent " +
-                                    std::to_string(p) + ", but regular numbering requires -1 <= lambda[" +
-                                    std::to_string(i) + "] < " + std::to_string(i));
-      }
+      const int p = detail::parent_at(lambda, i);
       depth[idx(i)] = (p == no_parent ? 1 : depth[idx(p)] + 1);
       start_[idx(i) + 1] = start_[idx(i)] + depth[idx(i)];
     }
@@ -75,15 +71,15 @@ class AncestorPattern {
     desc_start_.assign(static_cast<std::size_t>(n) + 1, 0);
     for (int i = 0; i < n; ++i) {
       int t = start_[idx(i)];
-      for (int j = i; j != no_parent; j = detail::parent(lambda, j)) col_[idx(t++)] = j;
-      for (int j = detail::parent(lambda, i); j != no_parent; j = detail::parent(lambda, j)) ++desc_start_[idx(j) + 1];
+      for (int j = i; j != no_parent; j = detail::parent_at(lambda, j)) col_[idx(t++)] = j;
+      for (int j = detail::parent_at(lambda, i); j != no_parent; j = detail::parent_at(lambda, j)) ++desc_start_[idx(j) + 1];
     }
     for (int i = 0; i < n; ++i) desc_start_[idx(i) + 1] += desc_start_[idx(i)];
     desc_diag_.resize(static_cast<std::size_t>(desc_start_.back()));
     desc_end_.resize(desc_diag_.size());
     std::vector<int> fill(desc_start_.begin(), desc_start_.end() - 1);
     for (int k = 0; k < n; ++k)
-      for (int j = detail::parent(lambda, k); j != no_parent; j = detail::parent(lambda, j)) {
+      for (int j = detail::parent_at(lambda, k); j != no_parent; j = detail::parent_at(lambda, j)) {
         desc_diag_[idx(fill[idx(j)])] = start_[idx(k)];
         desc_end_[idx(fill[idx(j)]++)] = start_[idx(k) + 1];
       }

@@ -43,9 +43,9 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
-#include "treedyn/detail/parent_access.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
 
@@ -53,18 +53,18 @@ template <class Derived, class Parents>
 FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using Scalar = typename Derived::Scalar;
   using std::sqrt;
-  const int n = detail::parent_count(lambda);
+  const int n = detail::node_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltl: A must be n×n with n = lambda.size()");
   for (int k = n - 1; k >= 0; --k) {                                            // S1
     if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
     A(k, k) = sqrt(A(k, k));                                                    // S2
-    for (int j = detail::parent(lambda, k); j != no_parent;                     // S3, S4
-         j = detail::parent(lambda, j)) {                                        // S6
+    for (int j = detail::parent_at(lambda, k); j != no_parent;                     // S3, S4
+         j = detail::parent_at(lambda, j)) {                                        // S6
       A(k, j) /= A(k, k);                                                       // S5
     }
-    for (int i = detail::parent(lambda, k); i != no_parent;                     // S8, S9
-         i = detail::parent(lambda, i)) {                                        // S15
-      for (int j = i; j != no_parent; j = detail::parent(lambda, j)) {          // S10, S11, S13
+    for (int i = detail::parent_at(lambda, k); i != no_parent;                     // S8, S9
+         i = detail::parent_at(lambda, i)) {                                        // S15
+      for (int j = i; j != no_parent; j = detail::parent_at(lambda, j)) {          // S10, S11, S13
         A(i, j) -= A(k, i) * A(k, j);                                           // S12
       }
     }

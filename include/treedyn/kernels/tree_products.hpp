@@ -37,8 +37,8 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
-#include "treedyn/detail/parent_access.hpp"
 #include "treedyn/fwd.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
 namespace detail {
@@ -47,11 +47,11 @@ namespace detail {
 
 template <bool Unit, class DL, class Parents, class X>
 void mul_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
-  const int n = parent_count(lambda);
+  const int n = node_count(lambda);
   TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "mul_l: size mismatch");
   for (int i = n - 1; i >= 0; --i) {                                            // M1
     if (!Unit) x.row(i) *= L(i, i);                                             // M2 (in situ)
-    for (int j = parent(lambda, i); j != no_parent; j = parent(lambda, j)) {    // M3, M4, M6
+    for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // M3, M4, M6
       x.row(i) += L(i, j) * x.row(j);                                           // M5
     }
   }
@@ -59,7 +59,7 @@ void mul_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept
 
 template <bool Unit, class DL, class Parents, class X, class Y>
 void mul_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, const X& x, Y& y) noexcept {
-  const int n = parent_count(lambda);
+  const int n = node_count(lambda);
   TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n && y.rows() == n &&
                      x.cols() == y.cols(),
                  "mul_lt: size mismatch");
@@ -69,7 +69,7 @@ void mul_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, const X& x, Y
     } else {
       y.row(i) = L(i, i) * x.row(i);                                            // N2
     }
-    for (int j = parent(lambda, i); j != no_parent; j = parent(lambda, j)) {    // N3, N4, N6
+    for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // N3, N4, N6
       y.row(j) += L(i, j) * x.row(i);                                           // N5
     }
   }
@@ -77,10 +77,10 @@ void mul_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, const X& x, Y
 
 template <bool Unit, class DL, class Parents, class X>
 void solve_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
-  const int n = parent_count(lambda);
+  const int n = node_count(lambda);
   TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "solve_l: size mismatch");
   for (int i = 0; i < n; ++i) {                                                 // P1
-    for (int j = parent(lambda, i); j != no_parent; j = parent(lambda, j)) {    // P2, P3, P5
+    for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // P2, P3, P5
       x.row(i) -= L(i, j) * x.row(j);                                           // P4
     }
     if (!Unit) x.row(i) /= L(i, i);                                             // P7
@@ -89,11 +89,11 @@ void solve_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexce
 
 template <bool Unit, class DL, class Parents, class X>
 void solve_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
-  const int n = parent_count(lambda);
+  const int n = node_count(lambda);
   TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "solve_lt: size mismatch");
   for (int i = n - 1; i >= 0; --i) {                                            // Q1
     if (!Unit) x.row(i) /= L(i, i);                                             // Q2
-    for (int j = parent(lambda, i); j != no_parent; j = parent(lambda, j)) {    // Q3, Q4, Q6
+    for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // Q3, Q4, Q6
       x.row(j) -= L(i, j) * x.row(i);                                           // Q5
     }
   }

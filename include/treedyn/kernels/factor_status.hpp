@@ -4,6 +4,8 @@
 // factorization that meets a pivot that is not > 0 (zero, negative or NaN) stops at that row and
 // returns its 0-based index here. The rows above it are then untouched, the rows below it hold
 // finished factor rows; the matrix is no factorization and must not be used for solves.
+// Pivots are checked by detail::pivot_ok (detail/scalar.hpp): a symbolic Scalar's pivots cannot be
+// checked, so for it every factorization runs to the end and reports success.
 #pragma once
 
 namespace treedyn {

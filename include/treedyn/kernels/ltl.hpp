@@ -44,6 +44,7 @@
 
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/parent_access.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 
@@ -51,12 +52,11 @@ namespace treedyn {
 
 template <class Derived, class Parents>
 FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
-  using Scalar = typename Derived::Scalar;
   using std::sqrt;
   const int n = detail::parent_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltl: A must be n×n with n = lambda.size()");
   for (int k = n - 1; k >= 0; --k) {                                            // S1
-    if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
+    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
     A(k, k) = sqrt(A(k, k));                                                    // S2
     for (int j = detail::parent(lambda, k); j != no_parent;                     // S3, S4
          j = detail::parent(lambda, j)) {                                        // S6

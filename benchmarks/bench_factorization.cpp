@@ -36,12 +36,12 @@ struct Topology {
 
 std::vector<Topology> topologies() {
   std::vector<Topology> t;
-  for (int n : {15, 30, 63, 127, 255}) t.push_back({"chain-" + std::to_string(n), topo::chain(n)});
-  for (int m : {7, 15, 31, 63, 127}) t.push_back({"side-" + std::to_string(2 * m), topo::short_side_branches(m)});
-  for (int m : {4, 5, 6, 7, 8}) t.push_back({"tree-" + std::to_string((1 << m) - 1), topo::binary_tree(m)});
-  for (int m : {4, 6, 8, 11, 16}) t.push_back({"grid-" + std::to_string(m * m), topo::grid_spanning_tree(m)});
+  for (int n : {15, 30, 63, 127, 255}) t.push_back({"chain" + std::to_string(n), topo::chain(n)});
+  for (int m : {7, 15, 31, 63, 127}) t.push_back({"side" + std::to_string(2 * m), topo::short_side_branches(m)});
+  for (int m : {4, 5, 6, 7, 8}) t.push_back({"tree" + std::to_string((1 << m) - 1), topo::binary_tree(m)});
+  for (int m : {4, 6, 8, 11, 16}) t.push_back({"grid" + std::to_string(m * m), topo::grid_spanning_tree(m)});
   for (int p : {2, 6, 14, 30, 62})
-    t.push_back({"humanoid-" + std::to_string(6 + 4 * p),
+    t.push_back({"humanoid" + std::to_string(6 + 4 * p),
                  treedyn::expand_parent_array(topo::humanoid(4, p), topo::humanoid_dofs(4, p, 6))});
   return t;
 }

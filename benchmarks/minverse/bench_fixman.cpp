@@ -1,4 +1,4 @@
-// MinvApplyFixman/<model>/<scalar>: one M⁻¹b by Fixman's soft/hard variables (seed 002, O(n), Fig. 3)
+// MinverseApplyFixman/<model>/<scalar>: one M⁻¹b by Fixman's soft/hard variables (seed 002, O(n), Fig. 3)
 // on the shared random revolute chains n = 6…1000 (chains.hpp), float and double. The workspace, q and b
 // are built outside the loop; the call writes only into the workspace, so nothing needs copying.
 // humanoid30 is a branched tree, which the method rejects (FixmanWorkspace throws), so it is not timed.
@@ -14,7 +14,7 @@ template <class Scalar>
 void register_fixman(const std::string& scalar) {
   for (const int n : minverse_bench::chain_lengths()) {
     auto [name, model] = minverse_bench::chain<Scalar>(n);
-    benchmark::RegisterBenchmark(("MinvApplyFixman/" + name + "/" + scalar).c_str(),
+    benchmark::RegisterBenchmark(("MinverseApplyFixman/" + name + "/" + scalar).c_str(),
                                  [model = model](benchmark::State& state) {
                                    treedyn::FixmanWorkspace<Scalar> ws(model);
                                    treedyn::Data<Scalar> fdata(model);

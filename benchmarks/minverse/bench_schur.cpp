@@ -1,5 +1,5 @@
 // Fijany's Schur-complement M⁻¹ (issue 5, part B) and the block-tridiagonal solvers on the chain's 𝒜.
-// Names Kernel/model/scalar: MinverseSchur (full M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, O(N²)), MinvApplySchur (M⁻¹τ, O(N)),
+// Names Kernel/model/scalar: MinverseSchur (full M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, O(N²)), MinverseApplySchur (M⁻¹τ, O(N)),
 // BlockTridiagonalLDLT and BlockCyclicReduction (factor + solve of 𝒜 z = y, one right-hand side; both copy
 // their input inside the loop), BlockTridiagonalCopy (that copy alone). Models from chains.hpp and humanoid30
 // (a tree: its 𝒜 is solved by the leaves-first kernel, so the block-tridiagonal solvers are not run on it).
@@ -29,7 +29,7 @@ void register_schur(const std::string& robot, const treedyn::Model<S>& model, co
       benchmark::ClobberMemory();
     }
   });
-  benchmark::RegisterBenchmark(("MinvApplySchur" + suffix).c_str(), [model, q, tau](benchmark::State& st) {
+  benchmark::RegisterBenchmark(("MinverseApplySchur" + suffix).c_str(), [model, q, tau](benchmark::State& st) {
     treedyn::Data<S> data(model);
     treedyn::SchurWorkspace<S> ws(model);
     for (auto _ : st) {

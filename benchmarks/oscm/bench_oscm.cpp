@@ -1,9 +1,10 @@
-// Operational-space compliance Λ = J M⁻¹ Jᵀ (issue 6, part 1): the recursive kernel (OSCM, oscm.hpp; and
+// Operational-space compliance Λ = J M⁻¹ Jᵀ: the recursive kernel (OSCM, oscm.hpp; and
 // OSCMFaithful, the pseudo-code as written, Ω on every path body), the
 // dense reference path (OSCMDense: CRBA + LTDL + J·solve(Jᵀ)) and the inverse (OSIM: oscm + dense LᵀDL).
 // Cases: humanoid30 with its four feet/hands (24 rows) and with the two feet; random chains n = 10 … 500
-// with one tip frame (slope in n); a 60-body random tree with n_c = 1 … 16 frames (growth in n_c); and
-// CRBA/humanoid30/double for the ratio. Names Kernel/case/scalar. Frames and inputs are built outside
+// with one tip frame (slope in n); a 60-body random tree with n_c = 1 … 16 frames (growth in n_c). The
+// ratio to the CRBA takes CRBA/humanoid30/double from bench_dynamics (each kernel is registered once, in
+// the program of its family). Names Kernel/case/scalar. Frames and inputs are built outside
 // the timed loop (OperationalFrames allocates once at setup).
 #include <benchmark/benchmark.h>
 
@@ -82,14 +83,6 @@ const int registered = [] {
     register_both("tree60-nc" + std::to_string(nc), tree, [nc](const Model<double>& m, OperationalFrames<double>& f) {
       for (int a = 0; a < nc; ++a) f.add(m.nbodies() - 1 - (a * 37) % m.nbodies(), Transform<double>::identity());
     });
-  benchmark::RegisterBenchmark("CRBA/humanoid30/double", [humanoid](benchmark::State& st) {
-    const Eigen::VectorXd q = treedyn::random_configuration(humanoid, 42);
-    treedyn::Data<double> data(humanoid);
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(treedyn::crba(humanoid, data, q).data());
-      benchmark::ClobberMemory();
-    }
-  });
   return 0;
 }();
 

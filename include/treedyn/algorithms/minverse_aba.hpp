@@ -169,7 +169,7 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
                                        MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
   const auto zero = VectorN<Scalar, N>::Zero(model.nv());  // q̇ = 0 and τ = 0 for the shared ABA steps
   detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{});  // B1: X_i, IA_i = I_i
-  detail::minverse_aba_subtree_columns(model, ws);                                 // B1: F_i = 0
+  detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
     detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i
     detail::aba_form_pivot(model, data, i);                                          // B3: D_i

@@ -47,7 +47,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar
   }
   frames.MinvJt = frames.Jt;                                                         // R3
   ltdl_solve_packed(data.H_factor, model.h_pattern(), frames.MinvJt);
-  frames.compliance.noalias() = frames.Jt.transpose().lazyProduct(frames.MinvJt);  // R4
+  frames.compliance.noalias() = frames.Jt.transpose().lazyProduct(frames.MinvJt);    // R4
   const Eigen::Index m = frames.compliance.rows();
   for (Eigen::Index j = 0; j < m; ++j)
     for (Eigen::Index i = j + 1; i < m; ++i) {

@@ -32,7 +32,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
   oscm(model, data, frames, q);                                                      // I1
   if (frames.status) {
     const int m = frames.rows();
-    frames.dense_pattern.pack(frames.compliance, frames.compliance_factor);                  // I2
+    frames.dense_pattern.pack(frames.compliance, frames.compliance_factor);              // I2
     const FactorStatus factored = ltdl_packed(frames.compliance_factor, frames.dense_pattern);
     const Scalar singular = Scalar(m) * std::numeric_limits<Scalar>::epsilon() * frames.compliance.diagonal().maxCoeff();
     frames.status = factored;
@@ -46,7 +46,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
     frames.inertia.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
     return frames.inertia;
   }
-  ltdl_inverse_packed(frames.compliance_factor, frames.dense_pattern, frames.inertia);  // I3 (both triangles)
+  ltdl_inverse_packed(frames.compliance_factor, frames.dense_pattern, frames.inertia);   // I3 (both triangles)
   return frames.inertia;
 }
 

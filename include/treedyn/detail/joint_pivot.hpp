@@ -2,7 +2,8 @@
 //
 // Reference: the ABA's pass 2, D_i⁻¹ by a small Cholesky (n_i ≤ 6); Featherstone, Rigid Body
 // Dynamics Algorithms, 2008, §7.3. A joint pivot is factored in place as D = L Lᵀ (L lower, n ≤ 6); a
-// pivot that is not > 0 (zero, negative or NaN) makes factor() return false. Solves never divide by a
+// pivot that is not > 0 (zero, negative or NaN) makes factor() return false (never for a symbolic Scalar,
+// whose pivots cannot be checked: detail/scalar.hpp, pivot_ok). Solves never divide by a
 // reciprocal: for a 1-DoF joint, D⁻¹ Uᵀ is Uᵀ / D, so that an axis-aligned projection gives exactly
 // m − m·1 = 0 in any precision (see modified_aba.hpp). Fixed maximum size 6: nothing allocates.
 #pragma once
@@ -10,6 +11,8 @@
 #include <cmath>
 
 #include <Eigen/Core>
+
+#include "treedyn/detail/scalar.hpp"
 
 namespace treedyn::detail {
 
@@ -26,7 +29,7 @@ bool factor_joint_pivot(Eigen::MatrixBase<Derived>& d) noexcept {
   for (Eigen::Index k = 0; k < n; ++k) {
     Scalar pivot = d(k, k);
     for (Eigen::Index j = 0; j < k; ++j) pivot -= d(k, j) * d(k, j);
-    if (!(pivot > Scalar(0))) return false;
+    if (!detail::pivot_ok(pivot)) return false;
     const Scalar lkk = sqrt(pivot);
     d(k, k) = lkk;
     for (Eigen::Index i = k + 1; i < n; ++i) {

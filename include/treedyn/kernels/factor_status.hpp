@@ -9,6 +9,8 @@
 //                an operational-space matrix a row of Λ, for a block system the first scalar row of the block;
 //   Index::body  a body whose joint pivot D_i = S_iᵀ IA_i S_i is not positive definite (the articulated-body
 //                methods, the ABA-based inverse and the OSCM kernels, which never form H).
+// Pivots are checked by detail::pivot_ok (detail/scalar.hpp): a symbolic Scalar's pivots cannot be
+// checked, so for it every factorization runs to the end and reports success.
 #pragma once
 
 namespace treedyn {

@@ -38,6 +38,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/topology/parent_array.hpp"
@@ -50,7 +51,7 @@ FactorStatus ltdl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept
   const int n = detail::node_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltdl: A must be n×n with n = lambda.size()");
   for (int k = n - 1; k >= 0; --k) {                                   // T1
-    if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
+    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
     for (int i = detail::parent_at(lambda, k); i != no_parent;            // T2, T3
          i = detail::parent_at(lambda, i)) {                               // T11
       const Scalar a = A(k, i) / A(k, k);                               // T4

@@ -45,6 +45,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/topology/parent_array.hpp"
@@ -180,7 +181,7 @@ FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& p
     Scalar* row_i = v + pattern.row_start(i);
     const int d_i = pattern.row_length(i);
     if (d_i > push_depth) detail::gather_row(v, pattern, i);                // G2–G4
-    if (!(row_i[0] > Scalar(0))) return FactorStatus::non_positive_pivot(i);  // G5
+    if (!detail::pivot_ok(row_i[0])) return FactorStatus::non_positive_pivot(i);  // G5
     const Scalar inv_d = Scalar(1) / row_i[0];
     const int first_push = d_i > push_depth ? d_i - push_depth : 1;
     for (int t = 1; t < d_i; ++t) {

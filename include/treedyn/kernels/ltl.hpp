@@ -43,6 +43,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/topology/parent_array.hpp"
@@ -51,12 +52,11 @@ namespace treedyn {
 
 template <class Derived, class Parents>
 FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
-  using Scalar = typename Derived::Scalar;
   using std::sqrt;
   const int n = detail::node_count(lambda);
   TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltl: A must be n×n with n = lambda.size()");
   for (int k = n - 1; k >= 0; --k) {                                            // S1
-    if (!(A(k, k) > Scalar(0))) return FactorStatus::non_positive_pivot(k);
+    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
     A(k, k) = sqrt(A(k, k));                                                    // S2
     for (int j = detail::parent_at(lambda, k); j != no_parent;                     // S3, S4
          j = detail::parent_at(lambda, j)) {                                        // S6

@@ -16,7 +16,9 @@
 // where V is the left Jacobian of the exponential (V = 1 + B θ× + C θ×², B = (1 − cos t)/t²,
 // C = (t − sin t)/t³, t = |θ|). Below t² < √ε every coefficient is evaluated from its Taylor series
 // (no sqrt of 0, no 0/0), so float, double, long double and Eigen::AutoDiffScalar give finite values
-// and derivatives at zero angle.
+// and derivatives at zero angle. For these numeric scalars the choice is a plain `if`; a symbolic Scalar
+// forms both the series and the closed form and chooses between them with its if_else (detail/scalar.hpp,
+// select_branch), its threshold √ε taken from its Eigen::NumTraits epsilon.
 // difference(q0, q1) is the inverse: the velocity v such that integrate(q0, v, 1) = q1. For spherical
 // and free-flyer joints it takes the shortest rotation (|ω| ≤ π), so the round trip returns q1 up to
 // the sign of each quaternion (the same rotation); for the planar joint it uses θ1 − θ0 as it is
@@ -39,6 +41,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/detail/storage.hpp"
 #include "treedyn/model/joint.hpp"
 #include "treedyn/model/model.hpp"
@@ -64,11 +67,17 @@ using non_deduced = typename type_identity<T>::type;
 template <class Scalar>
 using Quaternion4 = Eigen::Matrix<Scalar, 4, 1>;  ///< (x, y, z, w)
 
-/// Below this value of t² (t an angle), series replace the closed forms: √ε.
+/// Two coefficients computed together, so that one select_branch chooses both (detail/scalar.hpp).
+template <class Scalar>
+using Coefficients2 = Eigen::Matrix<Scalar, 2, 1>;
+
+/// Below this value of t² (t an angle), series replace the closed forms: √ε, with ε the epsilon of the
+/// arithmetic the numbers are computed in (evaluation_epsilon: positive for a symbolic Scalar too, whose
+/// expressions must also take the series at t = 0).
 template <class Scalar>
 Scalar small_angle_squared() noexcept {
   using std::sqrt;
-  return sqrt(Scalar(std::numeric_limits<Scalar>::epsilon()));
+  return sqrt(Scalar(detail::evaluation_epsilon<Scalar>()));
 }
 
 /// a ⊗ b (Hamilton product), both stored (x, y, z, w).
@@ -110,18 +119,19 @@ Quaternion4<Scalar> quaternion_exp(const Vector3<Scalar>& theta) noexcept {
   using std::sin;
   using std::sqrt;
   const Scalar t2 = theta.squaredNorm();
-  Scalar s, c;  // sin(t/2)/t and cos(t/2)
-  if (t2 < small_angle_squared<Scalar>()) {
-    s = Scalar(0.5) - t2 / Scalar(48) + t2 * t2 / Scalar(3840);
-    c = Scalar(1) - t2 / Scalar(8) + t2 * t2 / Scalar(384);
-  } else {
-    const Scalar t = sqrt(t2);
-    s = sin(t / Scalar(2)) / t;
-    c = cos(t / Scalar(2));
-  }
+  const Coefficients2<Scalar> sc = detail::select_branch(  // sin(t/2)/t and cos(t/2)
+      t2 < small_angle_squared<Scalar>(),
+      [&] {
+        return Coefficients2<Scalar>(Scalar(0.5) - t2 / Scalar(48) + t2 * t2 / Scalar(3840),
+                                     Scalar(1) - t2 / Scalar(8) + t2 * t2 / Scalar(384));
+      },
+      [&] {
+        const Scalar t = sqrt(t2);
+        return Coefficients2<Scalar>(sin(t / Scalar(2)) / t, cos(t / Scalar(2)));
+      });
   Quaternion4<Scalar> out;
-  out.template head<3>() = s * theta;
-  out(3) = c;
+  out.template head<3>() = sc(0) * theta;
+  out(3) = sc(1);
   return out;
 }
 
@@ -139,23 +149,32 @@ template <class Scalar>
 RotationLog<Scalar> quaternion_log(const Quaternion4<Scalar>& a_in) noexcept {
   using std::atan2;
   using std::sqrt;
-  const Quaternion4<Scalar> a = (a_in(3) < Scalar(0)) ? Quaternion4<Scalar>(-a_in) : a_in;
+  const Quaternion4<Scalar> a =
+      detail::select_branch(a_in(3) < Scalar(0), [&] { return Quaternion4<Scalar>(-a_in); }, [&] { return a_in; });
   const Vector3<Scalar> u = a.template head<3>();
   const Scalar w = a(3);
   const Scalar s2 = u.squaredNorm();
+  const Eigen::Matrix<Scalar, 4, 1> theta_D = detail::select_branch(  // θ and D, packed
+      s2 < small_angle_squared<Scalar>() * w * w,
+      [&] {
+        // t / sin(t/2) with x = tan(t/2) = s / w: 2 atan(x) / s = (2 / w)(1 − x²/3 + x⁴/5)
+        const Scalar x2 = s2 / (w * w);
+        const Vector3<Scalar> theta = (Scalar(2) / w) * (Scalar(1) - x2 / Scalar(3) + x2 * x2 / Scalar(5)) * u;
+        const Scalar t2 = theta.squaredNorm();
+        Eigen::Matrix<Scalar, 4, 1> packed;
+        packed << theta, Scalar(1) / Scalar(12) + t2 / Scalar(720) + t2 * t2 / Scalar(30240);
+        return packed;
+      },
+      [&] {
+        const Scalar s = sqrt(s2);
+        const Scalar half = atan2(s, w);  // t / 2 in [0, π/2]
+        Eigen::Matrix<Scalar, 4, 1> packed;
+        packed << (Scalar(2) * half / s) * u, (Scalar(1) - half * w / s) / (Scalar(4) * half * half);
+        return packed;
+      });
   RotationLog<Scalar> out;
-  if (s2 < small_angle_squared<Scalar>() * w * w) {
-    // t / sin(t/2) with x = tan(t/2) = s / w: 2 atan(x) / s = (2 / w)(1 − x²/3 + x⁴/5)
-    const Scalar x2 = s2 / (w * w);
-    out.theta = (Scalar(2) / w) * (Scalar(1) - x2 / Scalar(3) + x2 * x2 / Scalar(5)) * u;
-    const Scalar t2 = out.theta.squaredNorm();
-    out.D = Scalar(1) / Scalar(12) + t2 / Scalar(720) + t2 * t2 / Scalar(30240);
-  } else {
-    const Scalar s = sqrt(s2);
-    const Scalar half = atan2(s, w);  // t / 2 in [0, π/2]
-    out.theta = (Scalar(2) * half / s) * u;
-    out.D = (Scalar(1) - half * w / s) / (Scalar(4) * half * half);
-  }
+  out.theta = theta_D.template head<3>();
+  out.D = theta_D(3);
   return out;
 }
 
@@ -165,18 +184,20 @@ Vector3<Scalar> se3_left_jacobian_apply(const Vector3<Scalar>& theta, const Vect
   using std::sin;
   using std::sqrt;
   const Scalar t2 = theta.squaredNorm();
-  Scalar B, C;
-  if (t2 < small_angle_squared<Scalar>()) {
-    B = Scalar(0.5) - t2 / Scalar(24) + t2 * t2 / Scalar(720);
-    C = Scalar(1) / Scalar(6) - t2 / Scalar(120) + t2 * t2 / Scalar(5040);
-  } else {
-    const Scalar t = sqrt(t2);
-    const Scalar sh = sin(t / Scalar(2));
-    B = Scalar(2) * sh * sh / t2;  // (1 − cos t) / t², without cancellation
-    C = (t - sin(t)) / (t2 * t);   // the cancellation here is harmless: C is multiplied by t²
-  }
+  const Coefficients2<Scalar> BC = detail::select_branch(
+      t2 < small_angle_squared<Scalar>(),
+      [&] {
+        return Coefficients2<Scalar>(Scalar(0.5) - t2 / Scalar(24) + t2 * t2 / Scalar(720),
+                                     Scalar(1) / Scalar(6) - t2 / Scalar(120) + t2 * t2 / Scalar(5040));
+      },
+      [&] {
+        const Scalar t = sqrt(t2);
+        const Scalar sh = sin(t / Scalar(2));
+        return Coefficients2<Scalar>(Scalar(2) * sh * sh / t2,  // (1 − cos t) / t², without cancellation
+                                     (t - sin(t)) / (t2 * t));  // harmless cancellation: C is multiplied by t²
+      });
   const Vector3<Scalar> txr = theta.cross(rho);
-  return rho + B * txr + C * theta.cross(txr);
+  return rho + BC(0) * txr + BC(1) * theta.cross(txr);
 }
 
 /// Uniform number in [lo, hi] from 24 random bits (exact in float, identical on every platform).
@@ -253,15 +274,17 @@ void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>&
         const Scalar x = q(iq), y = q(iq + 1), theta = q(iq + 2);
         const Scalar ux = v(iv) * dt, uy = v(iv + 1) * dt, phi = v(iv + 2) * dt;
         const Scalar phi2 = phi * phi;
-        Scalar a, b;  // sin(φ)/φ and (1 − cos φ)/φ: V(φ) = [a −b; b a]
-        if (phi2 < detail::small_angle_squared<Scalar>()) {
-          a = Scalar(1) - phi2 / Scalar(6) + phi2 * phi2 / Scalar(120);
-          b = phi * (Scalar(0.5) - phi2 / Scalar(24) + phi2 * phi2 / Scalar(720));
-        } else {
-          const Scalar sh = sin(phi / Scalar(2));
-          a = sin(phi) / phi;
-          b = Scalar(2) * sh * sh / phi;
-        }
+        const detail::Coefficients2<Scalar> ab = detail::select_branch(  // sin(φ)/φ and (1 − cos φ)/φ
+            phi2 < detail::small_angle_squared<Scalar>(),
+            [&] {
+              return detail::Coefficients2<Scalar>(Scalar(1) - phi2 / Scalar(6) + phi2 * phi2 / Scalar(120),
+                                                   phi * (Scalar(0.5) - phi2 / Scalar(24) + phi2 * phi2 / Scalar(720)));
+            },
+            [&] {
+              const Scalar sh = sin(phi / Scalar(2));
+              return detail::Coefficients2<Scalar>(sin(phi) / phi, Scalar(2) * sh * sh / phi);
+            });
+        const Scalar a = ab(0), b = ab(1);  // V(φ) = [a −b; b a]
         const Scalar dx = a * ux - b * uy, dy = b * ux + a * uy;  // body-frame displacement
         const Scalar c = cos(theta), s = sin(theta);
         q_out(iq) = x + c * dx - s * dy;
@@ -317,13 +340,13 @@ void difference(const Model<Scalar, N>& model, const Eigen::MatrixBase<Derived0>
         const Scalar c = cos(theta0), s = sin(theta0);
         const Scalar dx = c * ex + s * ey, dy = -s * ex + c * ey;  // Rz(θ0)ᵀ (p1 − p0)
         const Scalar phi2 = phi * phi;
-        Scalar alpha;  // (φ/2) cot(φ/2): V(φ)⁻¹ = [α β; −β α] with β = φ/2
-        if (phi2 < detail::small_angle_squared<Scalar>()) {
-          alpha = Scalar(1) - phi2 / Scalar(12) - phi2 * phi2 / Scalar(720);
-        } else {
-          const Scalar half = phi / Scalar(2);
-          alpha = half * cos(half) / sin(half);
-        }
+        const Scalar alpha = detail::select_branch(  // (φ/2) cot(φ/2): V(φ)⁻¹ = [α β; −β α] with β = φ/2
+            phi2 < detail::small_angle_squared<Scalar>(),
+            [&] { return Scalar(Scalar(1) - phi2 / Scalar(12) - phi2 * phi2 / Scalar(720)); },
+            [&] {
+              const Scalar half = phi / Scalar(2);
+              return Scalar(half * cos(half) / sin(half));
+            });
         const Scalar beta = phi / Scalar(2);
         v_out(iv) = alpha * dx + beta * dy;
         v_out(iv + 1) = -beta * dx + alpha * dy;

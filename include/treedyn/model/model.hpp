@@ -31,6 +31,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/detail/storage.hpp"
 #include "treedyn/fwd.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
@@ -128,8 +129,9 @@ class Model {
   /// The same robot in another scalar type: a float run starts from exactly the
   /// model of the double run, rounded once. When NewScalar is wider (double → long double), rotations are
   /// re-orthonormalised and joint axes re-normalised in NewScalar, so that they are exact to the new
-  /// precision (see cast_transform). M changes the compile-time size too (e.g. cast<double, 30>()
-  /// of a dynamic model); std::invalid_argument if a fixed M differs from nv().
+  /// precision (see cast_transform); a symbolic NewScalar (detail/scalar.hpp) takes the numbers as they
+  /// are. M changes the compile-time size too (e.g. cast<double, 30>() of a dynamic model);
+  /// std::invalid_argument if a fixed M differs from nv().
   template <class NewScalar, int M = N>
   [[nodiscard]] Model<NewScalar, M> cast() const {
     if (M != Dynamic && nv_ != M)
@@ -155,7 +157,7 @@ class Model {
     out.inertia_.assign(nbodies(), RigidInertia<NewScalar>::zero());
     for (int i = 0; i < nbodies(); ++i) {
       out.joint_[i] = joint_[i].template cast<NewScalar>();
-      if (widening<NewScalar>()) out.joint_[i].axis.normalize();
+      if constexpr (widening<NewScalar>()) out.joint_[i].axis.normalize();
       out.S_[i] = out.joint_[i].motion_subspace();
       out.X_tree_[i] = cast_transform<NewScalar>(X_tree_[i]);
       out.placement_[i] = JointPlacement<NewScalar>::make(out.joint_[i], out.X_tree_[i]);
@@ -171,9 +173,12 @@ class Model {
   friend class Model;
 
   /// True when NewScalar carries more digits than Scalar (e.g. double → long double or a 50-digit type).
+  /// Never for a symbolic scalar (detail/scalar.hpp): it holds the old numbers exactly, and the
+  /// re-normalisation's comparisons could not be evaluated on it. A compile-time constant: the
+  /// re-orthonormalisation is not even instantiated when it is false.
   template <class NewScalar>
   static constexpr bool widening() noexcept {
-    return std::numeric_limits<NewScalar>::is_specialized && std::numeric_limits<Scalar>::is_specialized &&
+    return detail::is_numeric<NewScalar>::value && detail::is_numeric<Scalar>::value &&
            std::numeric_limits<NewScalar>::digits > std::numeric_limits<Scalar>::digits;
   }
 
@@ -184,7 +189,7 @@ class Model {
   template <class NewScalar>
   static Transform<NewScalar> cast_transform(const Transform<Scalar>& X) {
     Transform<NewScalar> out = X.template cast<NewScalar>();
-    if (widening<NewScalar>()) {
+    if constexpr (widening<NewScalar>()) {
       for (int step = 0; step < 2; ++step) {
         const Matrix3<NewScalar> EtE = out.E.transpose() * out.E;
         out.E = out.E * (NewScalar(1.5) * Matrix3<NewScalar>::Identity() - NewScalar(0.5) * EtE);

@@ -8,10 +8,10 @@
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; nothing allocates.
 #pragma once
 
-#include <limits>
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/articulated_inertia.hpp"
@@ -76,7 +76,7 @@ bool aba_factor_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int 
   L = data.D[i];
   if (ni == 1) {
     const Scalar d = L(0, 0);
-    if (!(d > Scalar(0))) return false;
+    if (!detail::pivot_ok(d)) return false;
     data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division: exact for axis-aligned projections
     if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
     return true;
@@ -160,7 +160,7 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noe
 template <class Scalar, int N>
 const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i) noexcept {
   data.aba_status = FactorStatus::non_positive_joint_pivot(i);
-  data.qdd.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  data.qdd.setConstant(detail::nan<Scalar>());
   return data.qdd;
 }
 

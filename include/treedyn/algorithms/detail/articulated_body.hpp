@@ -8,7 +8,6 @@
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; nothing allocates.
 #pragma once
 
-
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/scalar.hpp"

@@ -355,7 +355,7 @@ void plot(const Options& o, double t_end) {
   const std::string script = path_in(o, "formulation_stiffness.gp");
   {
     std::ofstream gp(script);
-    // Columns of table1.csv: 1 r, 5-8 float methods, 9-12 double methods, 17-18 seed's n_CRBM, n_ABM.
+    // Columns of table1.csv: 1 r, 5-8 float methods, 9-12 double methods, 17-18 the published n_CRBM, n_ABM.
     // Columns of example1.csv: 1 q_distal, 7-10 errors per method.
     gp << "set terminal pngcairo size 1400,560 noenhanced font ',10'\n"
           "set output '"

@@ -82,7 +82,7 @@ TEST_CASE("Table 1: floor(log10 kappa_max(H)) reproduces seed 004's O(kappa_max)
     CHECK(static_cast<int>(std::floor(std::log10(kappa))) == table1_kappa_exponents()[i]);
     CHECK(std::fabs(kappa - verified[i]) <= 0.02 * verified[i]);
   }
-  // The width matters: thin rods (w = 0) give 1.3e6 at r = 0.002, one order above the seed's column.
+  // The width matters: thin rods (w = 0) give 1.3e6 at r = 0.002, one order above the paper's column.
   const double rod = kappa_max(robots::two_link<double>(0.998, 0.998, 0.002, 0.002, 0.0));
   INFO("thin rods, r = 0.002: kappa_max = " << rod);
   CHECK(static_cast<int>(std::floor(std::log10(rod))) == 6);

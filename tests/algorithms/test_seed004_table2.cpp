@@ -22,8 +22,8 @@ namespace {
 
 template <class T>
 struct Outcome {
-  T pivot;      ///< the base joint's pivot (S4's D2)
-  T qdd_tip;    ///< the tip acceleration (S4's q̈1)
+  T pivot;      ///< the base joint's pivot (the paper's D2)
+  T qdd_tip;    ///< the tip acceleration (the paper's q̈1)
   bool ok;      ///< factorization / pivot status
 };
 

@@ -54,7 +54,8 @@ void require_matches_crba(const Model<double>& md, std::uint64_t seed) {
   REQUIRE(err <= tol);
 }
 
-/// The pose exp(h Ẽ_i) of S2 §3.5 as a Plücker transform (rotation about / translation along axis i).
+/// The pose exp(h Ẽ_i) of Lee, Wang & Chirikjian (2007) §3.5 as a Plücker transform (rotation about /
+/// translation along axis i).
 Transform<double> exp_basis(int i, double h) {
   if (i == 0) return rotx(h);
   if (i == 1) return roty(h);

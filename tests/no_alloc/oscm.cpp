@@ -26,6 +26,5 @@ TEMPLATE_TEST_CASE("oscm, oscm_faithful, oscm_dense and osim never allocate afte
       CHECK(allocations_in([&] { osim(model, data, frames, q); }) == 0);
     }
     REQUIRE(frames.status.ok());
-    REQUIRE(frames.status.ok());
   }
 }

@@ -1,4 +1,4 @@
-// Dynamics kernels on the ready-made robots (performance.md "Dynamics kernels"): RNEA, CRBA (kinematics
+// Dynamics kernels on the ready-made robots: RNEA, CRBA (kinematics
 // included, as the peers measure it), and forward dynamics three ways: CRBA + bias + packed LTDL + solve,
 // the articulated-body method (ABA) and the modified ABA of Ascher–Pai–Cloutier.
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.

@@ -1,10 +1,10 @@
-// Tree-sparse factorization against dense Cholesky (seed 000 §4, Table 2; performance.md targets).
+// Tree-sparse factorization against dense Cholesky (Featherstone (2005) §4, Table 2).
 //
 // Names: Kernel/topology-n/scalar, e.g. LTDLPacked/humanoid-30/double. Every in-place contender copies
 // its input into preallocated storage inside the timed loop, and the copy alone is reported beside it;
 // Eigen's LLT/LDLT::compute likewise copy their argument into their own preallocated storage.
 //   Copy / CopyPacked   the dense n×n copy / the packed (n + D1 entries) copy alone
-//   LTDL, LTL           faithful seed 000 App. A / §2 kernels on the dense matrix (column-major)
+//   LTDL, LTL           faithful Featherstone (2005) App. A / §2 kernels on the dense matrix (column-major)
 //   LTDLPacked          optimised LTDL on packed ancestor rows (kernels/ltdl_packed.hpp)
 //   DenseLLT, DenseLDLT Eigen::LLT / Eigen::LDLT compute() on a preallocated object
 //   LTDLSolve, LTDLSolvePacked, DenseLLTSolve: x ← H⁻¹ b with the factors already computed

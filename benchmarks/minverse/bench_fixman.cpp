@@ -1,6 +1,7 @@
-// MinverseApplyFixman/<model>/<scalar>: one M⁻¹b by Fixman's soft/hard variables (seed 002, O(n), Fig. 3)
-// on the shared random revolute chains n = 6…1000 (chains.hpp), float and double. The workspace, q and b
-// are built outside the loop; the call writes only into the workspace, so nothing needs copying.
+// MinverseApplyFixman/<model>/<scalar>: one M⁻¹b by Fixman's soft/hard variables (O(n); Lee, Wang &
+// Chirikjian (2007), Fig. 3) on the shared random revolute chains n = 6…1000 (chains.hpp), float and
+// double. The workspace, q and b are built outside the loop; the call writes only into the workspace, so
+// nothing needs copying.
 // humanoid30 is a branched tree, which the method rejects (FixmanWorkspace throws), so it is not timed.
 #include <benchmark/benchmark.h>
 

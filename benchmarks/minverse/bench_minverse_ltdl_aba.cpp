@@ -1,4 +1,4 @@
-// H⁻¹ and H⁻¹τ by the LTDL and ABA routes (issue 5 part A), on chains of n = 6 … 1000 revolute links
+// H⁻¹ and H⁻¹τ by the LTDL and ABA routes, on chains of n = 6 … 1000 revolute links
 // (chains.hpp) and humanoid30, float and double. Names Kernel/model/scalar:
 //   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
 //   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)

@@ -1,4 +1,4 @@
-// Fijany's Schur-complement M⁻¹ (issue 5, part B) and the block-tridiagonal solvers on the chain's 𝒜.
+// The Schur-complement M⁻¹ of Fijany (1994) §IV and the block-tridiagonal solvers on the chain's 𝒜.
 // Names Kernel/model/scalar: MinverseSchur (full M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, O(N²)), MinverseApplySchur (M⁻¹τ, O(N)),
 // BlockTridiagonalLDLT and BlockCyclicReduction (factor + solve of 𝒜 z = y, one right-hand side; both copy
 // their input inside the loop), BlockTridiagonalCopy (that copy alone). Models from chains.hpp and humanoid30

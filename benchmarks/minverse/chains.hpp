@@ -12,7 +12,7 @@
 
 namespace minverse_bench {
 
-/// Chain lengths for the log-log slopes (seed 002 Fig. 3 goes to n = 400).
+/// Chain lengths for the log-log slopes (Lee, Wang & Chirikjian (2007) Fig. 3 goes to n = 400).
 inline const std::vector<int>& chain_lengths() {
   static const std::vector<int> n = {6, 12, 25, 50, 100, 200, 400, 1000};
   return n;

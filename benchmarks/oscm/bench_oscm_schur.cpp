@@ -1,4 +1,4 @@
-// Fijany's Schur forms of the OSCM for one tip frame on a chain (issue 6, part 2; algorithms.md §5.2).
+// Fijany's Schur forms of the OSCM for one tip frame on a chain (Fijany (1994) §III.C–D).
 // Names Kernel/model/scalar: OSCMSchur (oscm_schur, Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ = J M⁻¹ Jᵀ) and OSIMSchur (osim_schur,
 // Λ = 𝒮 + ℛᵀ𝒴⁻¹ℛ), each a full call at q (operators, block LDLᵀ, tip products). Models "chain<n>": the
 // revolute chain robots::random_chain(n, 1), n = 10 … 500, with one frame on the tip at a fixed offset.

@@ -1,15 +1,15 @@
 // treedyn demo: what branch-induced sparsity buys for the joint-space inertia matrix H.
 //
 // Part 1. For chains, chains with short side branches, balanced binary trees, grid spanning trees and
-// humanoids (seed 000: Featherstone, IJRR 24(6) 2005, §4.2 Table 2 and §6) of about 15 to 255 degrees
+// humanoids (Featherstone (2005) §4.2 Table 2 and §6, see docs/references.md) of about 15 to 255 degrees
 // of freedom, in float and double, it prints the cost metrics D0, D1, D2 of the expanded parent array,
-// the density of H, seed 000's dense/sparse operation-count ratio, the accuracy of the sparse LTDL
+// the density of H, the paper's dense/sparse operation-count ratio, the accuracy of the sparse LTDL
 // factorization, and measured times of the faithful kernel (ltdl), the optimised one (ltdl_packed) and
 // Eigen's dense LLT on the same matrix. It first draws the sparsity pattern of the 30-DoF humanoid's H.
 //
 // The test matrix of each row is A = J^T J + I, J lower triangular with random entries exactly on the
 // ancestor pattern of the parent array (J(i, j) != 0 only for j = i or j an ancestor of i): A is
-// symmetric positive definite and has exactly H's branch-induced pattern (seed 000 eq. 6).
+// symmetric positive definite and has exactly H's branch-induced pattern (Featherstone (2005) eq. 6).
 //
 // Timing (std::chrono::steady_clock): every contender starts each call from a fresh copy of its input
 // in preallocated storage: ltdl copies A into a dense matrix, ltdl_packed copies A's packed ancestor
@@ -18,7 +18,7 @@
 // bare copy until the contender has run for >= 20 ms; the batch's time per call is contender minus
 // copy, and the table shows the median of 5 batches. This part takes about 17 s.
 //
-// Part 2. The real dynamics of seed 000 §6's two test cases, robots::humanoid30 and robots::chain30
+// Part 2. The real dynamics of the two test cases of Featherstone (2005) §6, robots::humanoid30 and robots::chain30
 // (the same 25 bodies, branched and unbranched), in float (the double model's cast<float>()) and
 // double, at one random state: the pattern of H = crba(q) ('x' nonzero, '.' exactly zero); the relative
 // residuals of tau - (H qdd + C), of H against RNEA(q, 0, e_j) - RNEA(q, 0, 0) column by column, of
@@ -27,10 +27,10 @@
 // nonzeros of H off its branch-induced pattern (must be 0); and ns per call of rnea, crba,
 // forward_dynamics_crba, aba, modified_aba, minverse_ltdl and minverse_aba (median of 5 batches >= 20 ms,
 // inputs prepared outside the timed loops). It ends with the measured chain / humanoid time ratios beside
-// seed 000 §6's operation-count predictions. This part takes about 4 s.
+// the operation-count predictions of Featherstone (2005) §6. This part takes about 4 s.
 //
 // Part 3. The operational-space compliance Λ = J M⁻¹ Jᵀ of humanoid30's four hands/feet (24×24) by oscm,
-// checked against oscm_dense (issue 6).
+// checked against oscm_dense.
 //
 // Usage: demo [--quick] [--floating-base] [robot.urdf]
 //   --quick  0.5 ms batches, 3 of them: for CI smoke runs (about a second; timings are rough).
@@ -188,7 +188,7 @@ struct Topology {
   ParentArray (*make)(int p);   // the expanded parent array (one entry per DoF)
 };
 
-// Seed 000 §6, Fig. 6: a torso on a 6-DoF joint (expanded to a 6-node chain) carrying 4 limbs of
+// Featherstone (2005) §6, Fig. 6: a torso on a 6-DoF joint (expanded to a 6-node chain) carrying 4 limbs of
 // per_limb revolute joints; n = 6 + 4 per_limb.
 ParentArray make_humanoid(int per_limb) {
   return treedyn::expand_parent_array(treedyn::topologies::humanoid(4, per_limb),
@@ -322,7 +322,7 @@ Row run_row(const Topology& topology, const std::string& label, const ParentArra
   Vec A_packed(packing.nonzeros());  // the lower triangle's n + D1 structural entries
   packing.pack(A, A_packed);
 
-  // A's pattern must be exactly the branch-induced one, with n + 2 D1 nonzeros (seed 000 §6).
+  // A's pattern must be exactly the branch-induced one, with n + 2 D1 nonzeros (Featherstone (2005) §6).
   bool pattern_ok = true;
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < n; ++i) {
@@ -468,7 +468,7 @@ void print_bullet(const std::string& text) {
 void print_summary(const std::vector<Row>& rows) {
   std::printf("What the numbers show:\n");
 
-  // The 30-DoF humanoid of seed 000 §6.
+  // The 30-DoF humanoid of Featherstone (2005) §6.
   const Row* hd = find_row(rows, "humanoid 4x6", "double");
   const Row* hf = find_row(rows, "humanoid 4x6", "float");
   if (hd != nullptr && hf != nullptr) {
@@ -872,12 +872,13 @@ void print_robot(const Robot& robot) {
   std::printf("\n");
 }
 
-// Seed 000 §6 operation counts: m multiplications and a additions.
+// Featherstone (2005) §6 operation counts: m multiplications and a additions.
 struct OpCount {
   double m, a;
 };
 
-// "measured 1.23x, seed 000 predicts 2.37x (a = m) to 2.61x (a = 0): 6462m+4419a vs 2475m+2124a"
+// The measured time ratio beside the paper's predicted range, e.g. measured 1.23x against a predicted
+// 2.37x (a = m) to 2.61x (a = 0) from 6462m+4419a vs 2475m+2124a.
 std::string ratio_against_prediction(double measured, OpCount chain, OpCount humanoid) {
   return format("measured %.2fx, seed 000 predicts %.2fx (a = m) to %.2fx (a = 0) from %.0fm+%.0fa vs %.0fm+%.0fa",
                 measured, (chain.m + chain.a) / (humanoid.m + humanoid.a), chain.m / humanoid.m, chain.m, chain.a,
@@ -885,7 +886,7 @@ std::string ratio_against_prediction(double measured, OpCount chain, OpCount hum
 }
 
 // Part 2: identities and timings of rnea, crba and forward_dynamics_crba on the 30-DoF humanoid and the
-// equivalent unbranched chain (seed 000 §6). Returns true if every check passed.
+// equivalent unbranched chain (Featherstone (2005) §6). Returns true if every check passed.
 bool run_dynamics(const TimingConfig& cfg, bool quick) {
   std::printf(
       "Part 2: dynamics of the 30-DoF humanoid and the equivalent chain (seed 000 §6)\n\n"
@@ -920,7 +921,7 @@ bool run_dynamics(const TimingConfig& cfg, bool quick) {
   });
 }
 
-// ---- issue 6: operational-space compliance Λ = J M⁻¹ Jᵀ ------------------------------------------------
+// ---- Part 3: operational-space compliance Λ = J M⁻¹ Jᵀ ------------------------------------------------
 /// Λ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
 /// O(N + n_c d + n_c²) recursion) and oscm_dense (J · LTDL-solve(Jᵀ)): the grid of 6×6 block norms, the
 /// first frame's diagonal block, and the relative oscm-vs-dense residual against 100 n ε κ(H). Returns
@@ -981,10 +982,9 @@ bool print_leaf_compliance(const treedyn::Model<double>& model) {
     }
   return print_operational_compliance(model, bodies, names, treedyn::Transform<double>::identity());
 }
-// ---- end of issue 6 ----
 
 #ifdef TREEDYN_DEMO_URDF
-// A robot from a URDF file (issue 7): its topology numbers, then the same checks, sparsity pattern and
+// A robot from a URDF file: its topology numbers, then the same checks, sparsity pattern and
 // timings as the built-in robots of part 2 (run_dynamics_scalar on the robot alone).
 bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg) {
   treedyn::urdf::Options options;
@@ -1013,7 +1013,7 @@ int run(const TimingConfig& cfg, bool quick) {
   std::printf("\n");
   const bool dynamics_ok = run_dynamics(cfg, quick);
   std::printf("\n");
-  const bool compliance_ok = print_humanoid_compliance();  // issue 6
+  const bool compliance_ok = print_humanoid_compliance();  // part 3
   const bool all_ok = factorization_ok && dynamics_ok && compliance_ok;
   if (all_ok) {
     std::printf("\nOK: every factorization succeeded, every residual is within its bound and no branch-induced\n"
@@ -1040,7 +1040,7 @@ constexpr const char* kUrdfUsage[2] = {"", ""};
 int main(int argc, char** argv) {
   TimingConfig cfg;
   bool quick = false;
-  std::string urdf_path;       // URDF import (issue 7): an optional robot file
+  std::string urdf_path;       // URDF import: an optional robot file
   bool floating_base = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];

@@ -1,21 +1,21 @@
-// formulation_stiffness: see formulation stiffness for yourself (seed 004: Ascher, Pai, Cloutier 1996).
+// formulation_stiffness: see formulation stiffness for yourself (Ascher, Pai & Cloutier (1996)).
 //
-// Seed 004 (../shared/seeds/004_e893982f8fa227f9.txt) shows that the composite-rigid-body method (CRBM:
+// The paper (see docs/references.md) shows that the composite-rigid-body method (CRBM:
 // form H, then factor it) and the articulated-body method (ABM) form the same pivots in a different
 // order, and that in single precision the CRBM's order loses the light base link's inertia under the
 // heavy distal link's: its accelerations turn noisy, and an adaptive integrator pays for the noise with
-// many more steps. The setups are ../shared/design/algorithms.md §3.3 and §7; the code is study.hpp.
+// many more steps. The setups are the paper's Examples 1–3 and Tables 1–2; the code is study.hpp.
 //
 // Part 1. Table 2 (Examples 2–3): two point masses on collinear prismatic joints, m_base = 1, m_tip = m1 =
 //   1e6 … 1e9, τ = (9.81, 981); case 1 s = [0; e_z], case 2 s = [0; (0, 1, 1)/√2]. The base pivot D2 and
-//   the tip acceleration q̈1 in float by CRBM (LDLᵀ and Cholesky), ABA and modified ABA (seed 004 eq. 11),
-//   beside the exact values (D2 = 1, q̈1 = 971.19 + 981/m1) and the values seed 004 printed.
+//   the tip acceleration q̈1 in float by CRBM (LDLᵀ and Cholesky), ABA and modified ABA (the paper's eq. 11),
+//   beside the exact values (D2 = 1, q̈1 = 971.19 + 981/m1) and the values the paper printed.
 // Part 2. Table 1: the eleven planar 2-link chains r = l2 = m2 = 0.1 … 0.0015 (l1 = m1 = 1 − r,
 //   rectangular links 0.1 m wide), simulated for 10 s from rest at q = 0 with τ = 0 by Boost.Odeint's
-//   controlled Cash–Karp 5(4) stepper (relative tolerance 1e-4, absolute 1e-30; algorithms.md §7.2).
-//   It prints κ_max(H) over q_distal ∈ [0, 2π] with its order of magnitude beside seed 004's column,
+//   controlled Cash–Karp 5(4) stepper (relative tolerance 1e-4, absolute 1e-30).
+//   It prints κ_max(H) over q_distal ∈ [0, 2π] with its order of magnitude beside the paper's column,
 //   and the number of right-hand-side evaluations per method (a) all in float (dynamics and integrator),
-//   (b) all in double, (c) float dynamics under a double integrator, beside seed 004's n_CRBM, n_ABM.
+//   (b) all in double, (c) float dynamics under a double integrator, beside the paper's n_CRBM, n_ABM.
 // Part 3. Example 1 / Fig. 1: the chain l1 = 2.0, m1 = 10 (distal), l2 = 0.02, m2 = 0.1, width 0.02 at
 //   rest, q_base = 0, q_distal swept over [0, 2π]: the base-joint acceleration of each method in float
 //   against a long double run of the same float-rounded model; the largest error per method and a
@@ -30,10 +30,10 @@
 // 3 min (--quick about 40 s).
 //   --out DIR  where the CSV files and the plot go (default: the current directory; DIR must exist).
 // Exit status: 0 when the checks below hold, 1 when one fails, 2 on a usage error or an exception.
-//   (1) floor(log10 κ_max) reproduces seed 004's O(κ_max) column for all eleven chains;
+//   (1) floor(log10 κ_max) reproduces the paper's O(κ_max) column for all eleven chains;
 //   (2) Example 1: ABA and modified ABA never fail, each one's largest float error is ≤ 1e-3 of the
 //       largest |q̈_base| and ≥ 10× smaller than either CRBM's; the two long double references agree;
-//   (3) Table 1 in float, for the CRBM seed 004 ran (Cholesky): n_CRBM/n_ABA ≥ 2 for r ≤ 0.002 and
+//   (3) Table 1 in float, for the CRBM the paper ran (Cholesky): n_CRBM/n_ABA ≥ 2 for r ≤ 0.002 and
 //       growing from r = 0.005 to 0.0015, while n_ABA and n_modABA stay within 1.5× of their r = 0.005
 //       values. (tests/study asserts the same on shortened runs.)
 //   The other Table 1 observations (double counts within 10 % of each other; the LDLᵀ CRBM's ratio) are
@@ -63,7 +63,7 @@ using Clock = std::chrono::steady_clock;
 struct Options {
   bool quick = false;
   std::string out = ".";
-  /// Table 1's simulated time: seed 004's 10 s, or 2 s for --quick.
+  /// Table 1's simulated time: the paper's 10 s, or 2 s for --quick.
   [[nodiscard]] double t_end() const { return quick ? 2.0 : 10.0; }
 };
 
@@ -89,7 +89,7 @@ std::string fmt(const char* f, double v) {
 
 // ---- Part 1: Table 2 ------------------------------------------------------------------------------
 
-// What seed 004 printed (CRBM, ABM, modified ABM): D2 and q̈1, "-" where the table has "—" or no row.
+// What the paper printed (CRBM, ABM, modified ABM): D2 and q̈1, "-" where the table has "—" or no row.
 struct PublishedRow {
   int seed_case;
   double m1;
@@ -355,7 +355,7 @@ void plot(const Options& o, double t_end) {
   const std::string script = path_in(o, "formulation_stiffness.gp");
   {
     std::ofstream gp(script);
-    // Columns of table1.csv: 1 r, 5-8 float methods, 9-12 double methods, 17-18 seed's n_CRBM, n_ABM.
+    // Columns of table1.csv: 1 r, 5-8 float methods, 9-12 double methods, 17-18 the published n_CRBM, n_ABM.
     // Columns of example1.csv: 1 q_distal, 7-10 errors per method.
     gp << "set terminal pngcairo size 1400,560 noenhanced font ',10'\n"
           "set output '"
@@ -377,7 +377,7 @@ void plot(const Options& o, double t_end) {
           "     t1 every ::1 using 1:7 with linespoints lw 2 title 'ABA float', \\\n"
           "     t1 every ::1 using 1:8 with linespoints lw 2 title 'modABA float', \\\n"
           "     t1 every ::1 using 1:11 with lines dt 2 lc rgb 'black' title 'ABA double'";
-    if (t_end == 10.0)  // seed 004's counts are for 10 s
+    if (t_end == 10.0)  // the published counts are for 10 s
       gp << ", \\\n"
             "     t1 every ::1 using 1:17 with points pt 6 ps 1.5 title 'seed 004 n_CRBM', \\\n"
             "     t1 every ::1 using 1:18 with points pt 4 ps 1.5 title 'seed 004 n_ABM'";

@@ -1,15 +1,15 @@
 // formulation_stiffness/study.hpp: the computations behind examples/formulation_stiffness and tests/study.
 //
-// Seed 004: U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods, and Formulation
-// Stiffness in Robot Simulation", 1996 (../shared/seeds/004_e893982f8fa227f9.txt); the exact setups are in
-// ../shared/design/algorithms.md §3.3 (Table 2) and §7 (Example 1, Table 1).
+// Ascher, Pai & Cloutier (1996): U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods,
+// and Formulation Stiffness in Robot Simulation" (see docs/references.md); the setups are its Examples 2–3
+// with Table 2 and its Example 1 with Table 1.
 //
-// Four forward-dynamics methods, all solving H q̈ = τ − C (seed 004 eq. 3):
+// Four forward-dynamics methods, all solving H q̈ = τ − C (the paper's eq. 3):
 //   crbm_ldlt      H from crba, C from bias, H factored by ltdl (square-root-free Lᵀ D L) and solved;
-//   crbm_cholesky  the same with ltl (Lᵀ L, the Cholesky variant seed 004 Example 1 says it used);
+//   crbm_cholesky  the same with ltl (Lᵀ L, the Cholesky variant the paper's Example 1 says it used);
 //   aba            the articulated-body method (algorithms/aba.hpp);
-//   modified_aba   seed 004 eq. (11) (algorithms/modified_aba.hpp).
-// Seed 004 §3: in exact arithmetic all four form the same base pivot D2 = H2 M̂2 H2*; they differ in the
+//   modified_aba   the paper's eq. (11) (algorithms/modified_aba.hpp).
+// The paper's §3: in exact arithmetic all four form the same base pivot D2 = H2 M̂2 H2*; they differ in the
 // order in which the light base link's inertia meets the heavy distal link's.
 //
 // What is here:
@@ -17,12 +17,12 @@
 //   CountingRhs<Scalar, State>    the ODE right-hand side x = [q0, q1, q̇0, q̇1] ↦ [q̇0, q̇1, q̈0, q̈1] that
 //                                 counts its evaluations (Table 1's n_ABM, n_CRBM);
 //   count_evaluations             Table 1: 10 s from rest with Boost.Odeint's controlled Cash–Karp 5(4)
-//                                 stepper, relative tolerance 1e-4 (algorithms.md §7.2);
+//                                 stepper, relative tolerance 1e-4;
 //   kappa_max                     Table 1's O(κ_max) column: max over q_distal ∈ [0, 2π] of κ(H);
 //   example1_sweep                Example 1 / Fig. 1: base-joint acceleration in float against a long
 //                                 double run of the same (float-rounded) model;
 //   table2                        Examples 2–3 / Table 2: base pivot D2 and tip acceleration q̈1 in float.
-// Numbering: seed 004 numbers links tip → base; the models (robots/two_link.hpp,
+// Numbering: the paper numbers links tip → base; the models (robots/two_link.hpp,
 // robots/collinear_masses.hpp) put the base link in body 0, so q(0) is the base joint ("joint 2" of
 // Fig. 1) and q(1) the distal one. Dynamics allocates only when constructed; its call operator never does.
 #pragma once
@@ -97,7 +97,7 @@ class Dynamics {
         A_ = data_.H;
         const FactorStatus s = method_ == Method::crbm_ldlt ? ltdl(A_, model_.dof_parents())
                                                             : ltl(A_, model_.dof_parents());
-        // seed 004's "D2", the base pivot, is row 0 of the factor (both kernels eliminate the tip row
+        // the paper's "D2", the base pivot, is row 0 of the factor (both kernels eliminate the tip row
         // first); ltl leaves L_00 = √D2 on success and the unsquared pivot where it stopped. (The tip pivot,
         // H_11 = the tip's own inertia, is positive in every model here, so a stop is always at row 0.)
         base_pivot_ = (method_ == Method::crbm_cholesky && s.ok()) ? A_(0, 0) * A_(0, 0) : A_(0, 0);
@@ -129,7 +129,7 @@ class Dynamics {
 
   /// Whether the last call factored every pivot and produced finite accelerations.
   [[nodiscard]] bool ok() const noexcept { return ok_; }
-  /// Seed 004's "D2": the base joint's pivot as the last call formed it (before any check).
+  /// The paper's "D2": the base joint's pivot as the last call formed it (before any check).
   [[nodiscard]] Scalar base_pivot() const noexcept { return base_pivot_; }
   /// The joint-space inertia matrix of the last CRBM call.
   [[nodiscard]] const Matrix& H() const noexcept { return data_.H; }
@@ -153,13 +153,13 @@ inline const std::vector<double>& table1_ratios() {
   return r;
 }
 
-/// Seed 004's order of magnitude of κ_max for each r (Table 1's last column, as the exponent).
+/// The published order of magnitude of κ_max for each r (Table 1's last column, as the exponent).
 inline const std::vector<int>& table1_kappa_exponents() {
   static const std::vector<int> e{2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5};
   return e;
 }
 
-/// Seed 004's published counts (Table 1): n_ABM and n_CRBM (-1 = "(fail)").
+/// The published counts (Ascher, Pai & Cloutier (1996) Table 1): n_ABM and n_CRBM (-1 = "(fail)").
 inline const std::vector<long>& table1_published_aba() {
   static const std::vector<long> n{3169, 4623, 8189, 10534, 11170, 12375, 11990, 12170, 12779, 12418, 12860};
   return n;
@@ -222,7 +222,7 @@ class CountingRhs {
   Eigen::Matrix<Scalar, 2, 1> q_ = Eigen::Matrix<Scalar, 2, 1>::Zero(), qd_ = q_, tau_ = q_;  // τ = 0
 };
 
-/// Integrator settings (algorithms.md §7.2): Boost.Odeint controlled_runge_kutta<runge_kutta_cash_karp54>
+/// Integrator settings: Boost.Odeint controlled_runge_kutta<runge_kutta_cash_karp54>
 /// with default_error_checker(eps_abs, eps_rel, a_x = 1, a_dxdt = 1), i.e. the error norm
 /// max_i |err_i| / (eps_abs + eps_rel (|x_i| + |h| |f_i|)) — Numerical Recipes' rkqs yscal with a tiny
 /// nonzero eps_abs (the state starts at exactly 0).
@@ -230,7 +230,7 @@ struct IntegratorSettings {
   double eps_rel = 1e-4;
   double eps_abs = 1e-30;
   double dt0 = 1e-3;          ///< first trial step
-  double t_end = 10.0;        ///< seed 004: 10 s
+  double t_end = 10.0;        ///< the paper's 10 s
   long budget = 20'000'000;   ///< evaluations before giving up ("fail")
 };
 
@@ -379,18 +379,18 @@ inline Example1Result example1_sweep(const Model<double>& model_d = example1_cha
 // ---- Table 2 (Examples 2 and 3) -------------------------------------------------------------------
 
 struct Table2Entry {
-  double m1 = 0;         ///< tip mass (seed 004's m1)
+  double m1 = 0;         ///< tip mass (the paper's m1)
   int seed_case = 1;     ///< 1: s = e_z; 2: s = (0, 1, 1)/√2
   Method method = Method::crbm_ldlt;
   double D2 = 0;         ///< base pivot as formed in float (0 or negative: singular)
-  double qdd_tip = 0;    ///< seed 004's q̈1, NaN when singular
+  double qdd_tip = 0;    ///< the paper's q̈1, NaN when singular
   bool ok = false;
 };
 
-/// Exact values: D2 = m_base = 1, q̈1 = 971.19 + 981 / m1 (algorithms.md §3.3).
+/// Exact values: D2 = m_base = 1, q̈1 = 971.19 + 981 / m1.
 inline double table2_exact_qdd_tip(double m1) { return 971.19 + 981.0 / m1; }
 
-/// Seed 004 Table 2 in float: collinear_masses(1, m1, axis) built in double and rounded once,
+/// Ascher, Pai & Cloutier (1996) Table 2 in float: collinear_masses(1, m1, axis) built in double and rounded once,
 /// τ = (9.81, 981) in our order (base, tip), no gravity, at rest.
 inline std::vector<Table2Entry> table2(const std::vector<double>& m1s = {1e6, 1e7, 1e8, 1e9}) {
   std::vector<Table2Entry> out;

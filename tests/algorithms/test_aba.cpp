@@ -1,6 +1,6 @@
 // aba and modified_aba: agree with CRBA + LTDL, invert RNEA, honour external forces, give the Newton–Euler
 // answer for a free body, stay within c·n·ε·κ(H) of a long double run in float, and report a singular
-// joint pivot by its body (algorithms.md §3.1 checks (a)–(c), issue 4).
+// joint pivot by its body.
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>

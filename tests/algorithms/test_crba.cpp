@@ -1,4 +1,4 @@
-// CRBA (seed 000 §5, multi-DoF as algorithms.md §2.2) against the dense reference, RNEA columns,
+// CRBA (Featherstone (2005) §5, generalized to multi-DoF joints) against the dense reference, RNEA columns,
 // kinetic energy, exact branch-induced zeros, and the fixed-size model.
 #include <catch2/catch.hpp>
 

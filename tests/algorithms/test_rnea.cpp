@@ -1,4 +1,4 @@
-// RNEA and bias (algorithms.md §2.1): τ = H q̈ + C, external forces against the dense reference, and a
+// RNEA and bias: τ = H q̈ + C, external forces against the dense reference, and a
 // free-falling floating body needs no joint force.
 #include <catch2/catch.hpp>
 

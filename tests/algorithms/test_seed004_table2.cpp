@@ -1,10 +1,10 @@
-// Seed 004 Examples 2–3 / Table 2 (algorithms.md §3.3): two collinear prismatic joints, base mass 1, tip mass
+// Ascher, Pai & Cloutier (1996) Examples 2–3 / Table 2: two collinear prismatic joints, base mass 1, tip mass
 // m1 ∈ {1e6, 1e7, 1e8, 1e9}, τ = (9.81, 981), in float. Exact: base pivot D = 1, q̈_tip = 981/m1 + 971.19.
-// What float must show (issue 4): case 1 (s along e_z) — square-root-free CRBM elimination keeps the pivot at
+// What float must show: case 1 (s along e_z) — square-root-free CRBM elimination keeps the pivot at
 // 1e7 (1e7 + 1 is a float) and loses it (0, singular) at 1e8 and 1e9; ABA and the modified ABA keep D = 1
 // exactly (the projected entry is m − m·1 = 0). Case 2 (s = (e_y + e_z)/√2) — the modified ABA keeps D ≈ 1;
 // the standard ABA and the CRBM are off by ≥ 1 % at 1e6 and singular or > 10 % wrong from 1e8.
-// Caveat (algorithms.md §3.3): in case 2 the modified ABA's correction term sᵀ M̃ s is a difference of
+// Caveat: in case 2 the modified ABA's correction term sᵀ M̃ s is a difference of
 // O(m1) quantities; it comes out exactly 0 here because s has two equal components and the subtractions
 // are Sterbenz-exact. Another operation order could leave an O(ε·m1) residue (64 at 1e9).
 #include <catch2/catch.hpp>
@@ -22,8 +22,8 @@ namespace {
 
 template <class T>
 struct Outcome {
-  T pivot;      ///< the base joint's pivot (S4's D2)
-  T qdd_tip;    ///< the tip acceleration (S4's q̈1)
+  T pivot;      ///< the base joint's pivot (the paper's D2)
+  T qdd_tip;    ///< the tip acceleration (the paper's q̈1)
   bool ok;      ///< factorization / pivot status
 };
 
@@ -37,7 +37,7 @@ Eigen::Matrix<T, 2, 1> table2_tau() {
   return Eigen::Matrix<T, 2, 1>(T(9.81), T(981));
 }
 
-/// CRBM with square-root-free elimination (LDLᵀ): H from the CRBA, factored by seed 000's LTDL.
+/// CRBM with square-root-free elimination (LDLᵀ): H from the CRBA, factored by the LTDL of Featherstone (2005).
 template <class T>
 Outcome<T> crbm_ldlt(T m1, int which) {
   const Model<T> model = robots::collinear_masses<T>(T(1), m1, axis<T>(which));
@@ -116,7 +116,7 @@ TEST_CASE("Table 2, case 2 (s = (e_y + e_z)/√2), float: only the modified ABM 
 
 TEST_CASE("Table 2 in double: case 1 exact to 1e-9 for all three; case 2 within the ε·m1 cancellation bound",
           "[aba][seed004][table2]") {
-  // Issue 4 asks all three methods to agree to 1e-9 in double. That holds in case 1 and for the modified
+  // The target is that all three methods agree to 1e-9 in double. That holds in case 1 and for the modified
   // ABA in case 2; the CRBM and the standard ABA in case 2 form the base pivot as a difference of O(m1)
   // numbers, whose rounding is ≈ ε·m1 (2e-7 at m1 = 1e9): no double implementation of those two methods can
   // meet 1e-9 there. They are held to 16·ε·m1 on the pivot, and to 16·ε·m1 relative on q̈ (q̈ ∝ 1/D).

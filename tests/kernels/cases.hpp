@@ -1,4 +1,5 @@
-// The parent arrays every kernel test runs over: each generator, seed 000's Tree 1 and Fig. 2, and seeded random trees.
+// The parent arrays every kernel test runs over: each generator, Tree 1 and Fig. 2 of Featherstone (2005),
+// and seeded random trees.
 #pragma once
 
 #include <string>
@@ -16,7 +17,7 @@ struct TreeCase {
 inline std::vector<TreeCase> kernel_cases() {
   namespace topo = treedyn::topologies;
   std::vector<TreeCase> cases;
-  // seed 000 Fig. 1 (Tree 1) and its Fig. 2 expansion, 0-based
+  // Featherstone (2005) Fig. 1 (Tree 1) and its Fig. 2 expansion, 0-based
   cases.push_back({"tree1", {-1, 0, 0, 1, 1, 2, 2}});
   cases.push_back({"tree1-expanded", {-1, 0, 1, 2, 1, 3, 3, 4, 7, 8, 4}});
   // chain-100: rows deeper than ltdl_packed_push_depth take the gather path

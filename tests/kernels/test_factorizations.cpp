@@ -1,4 +1,4 @@
-// LTL and LTDL (seed 000 §2 and App. A): reconstruction, pattern discipline, agreement with dense Cholesky,
+// LTL and LTDL (Featherstone (2005) §2 and App. A): reconstruction, pattern discipline, agreement with dense Cholesky,
 // failure reporting, and the optimised packed-row LTDL against the faithful one.
 #include <catch2/catch.hpp>
 
@@ -98,7 +98,7 @@ TEMPLATE_TEST_CASE("ltl: Lᵀ L reproduces A and equals Eigen's LLT of the rever
     const Eigen::MatrixXd Ad = symmetric_from_lower(A0).template cast<double>();
     require_reconstructs<T>(Ad, L, Eigen::VectorXd::Ones(n));
 
-    // Seed 000 §3: LTL is Cholesky of the reversed matrix. With P the reversal, P A P = Lc Lcᵀ and
+    // Featherstone (2005) §3: LTL is Cholesky of the reversed matrix. With P the reversal, P A P = Lc Lcᵀ and
     // L = P Lcᵀ P, i.e. L(i, j) = Lc(n−1−j, n−1−i). The reference is computed in T by Eigen.
     const MatrixX<T> reversed = symmetric_from_lower(A0).reverse();
     const MatrixX<T> Lc = Eigen::LLT<MatrixX<T>>(reversed).matrixL();
@@ -183,7 +183,7 @@ TEMPLATE_TEST_CASE("ltdl_packed (optimised) equals the faithful ltdl", "[kernels
 }
 
 TEST_CASE("AncestorPattern packs each row as its path to the base", "[kernels][ltdl_packed]") {
-  const std::vector<int> lambda{-1, 0, 1, 2, 1, 3, 3, 4, 7, 8, 4};  // seed 000 Fig. 2, 0-based
+  const std::vector<int> lambda{-1, 0, 1, 2, 1, 3, 3, 4, 7, 8, 4};  // Featherstone (2005) Fig. 2, 0-based
   const AncestorPattern pattern(lambda);
   REQUIRE(pattern.size() == 11);
   REQUIRE(pattern.nonzeros() == 11 + cost_metrics(lambda).D1);

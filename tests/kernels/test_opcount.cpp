@@ -1,4 +1,4 @@
-// Seed 000 Table 1: LTDL costs exactly D1 divisions and D2 multiply-subtracts. Counted with an
+// Featherstone (2005) Table 1: LTDL costs exactly D1 divisions and D2 multiply-subtracts. Counted with an
 // instrumented scalar on the Table 2 trees, and compared with cost_metrics (eqs. 9, 15).
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// L·x, Lᵀ·x, L⁻¹·x, L⁻ᵀ·x (seed 000 App. A), their unit-diagonal forms, and the solves with A,
+// L·x, Lᵀ·x, L⁻¹·x, L⁻ᵀ·x (Featherstone (2005) App. A), their unit-diagonal forms, and the solves with A,
 // against dense Eigen triangularView results, for vectors and for matrices of right-hand sides.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// ModelBuilder (architecture.md §5): every bad input is rejected with a message naming the body and
+// ModelBuilder: every bad input is rejected with a message naming the body and
 // the rule; massless bodies are accepted; fixed joints merge into their parent's inertia (checked
 // against an explicit dense Xᵀ I X sum) and stay named frames; cast<float>() and build<N>().
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// The configuration space (algorithms.md §1.4 note (ii)): integrate / difference round trips,
+// The configuration space (integrated through the q̇(v) map): integrate / difference round trips,
 // quaternions stay unit, q_out may alias q, neutral and random_configuration give valid configurations.
 #include <catch2/catch.hpp>
 

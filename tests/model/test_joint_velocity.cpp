@@ -1,4 +1,4 @@
-// Joint kinematics along integrate (algorithms.md §1.4, checks (a) and (b)):
+// Joint kinematics along integrate:
 //  * for every joint type, S q̇ equals the body-frame joint velocity obtained by differentiating
 //    XJ(q(t)) numerically along q(t) = integrate(q, q̇, t), with v_J read off crm(v_J) = −Ẋ X⁻¹ (dense);
 //    at t = 0 this tests the q̇(v) map, at t ≠ 0 it tests that integrate follows a constant body twist;

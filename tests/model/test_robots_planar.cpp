@@ -1,6 +1,6 @@
-// The planar and test robots: two_link's H equals its closed form and reproduces seed 004 Table 1's
-// O(κ) column (algorithms.md §7.1); the pendulum hangs where seed 001 §8 puts it; random_tree covers
-// every joint type and is deterministic.
+// The planar and test robots: two_link's H equals its closed form and reproduces Table 1's O(κ) column
+// of Ascher, Pai & Cloutier (1996) (rectangular links 0.1 m wide); the pendulum hangs where Jain (n.d.) §8
+// puts it; random_tree covers every joint type and is deterministic. Papers: see docs/references.md.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -27,7 +27,7 @@ std::vector<int> ints(std::initializer_list<int> l) { return std::vector<int>(l)
 
 TEMPLATE_TEST_CASE("two_link: H matches its closed form", "[model][robots]", float, double) {
   using T = TestType;
-  const T l1 = T(2), m1 = T(10), l2 = T(0.02), m2 = T(0.1), w = T(0.02);  // seed 004 Example 1
+  const T l1 = T(2), m1 = T(10), l2 = T(0.02), m2 = T(0.1), w = T(0.02);  // Ascher, Pai & Cloutier (1996) Example 1
   const Model<T> model = treedyn::robots::two_link<T>(l1, m1, l2, m2, w);
   REQUIRE(model.nbodies() == 2);
   CHECK(model.nq() == 2);
@@ -59,7 +59,7 @@ TEMPLATE_TEST_CASE("two_link: H matches its closed form", "[model][robots]", flo
 
 TEST_CASE("two_link: seed 004 Table 1's O(kappa_max) column (algorithms.md §7.1)", "[model][robots]") {
   // r = l2 = m2, l1 = m1 = 1 − r, w = 0.1; kappa_max(H) over q_distal in [0, 2π): floor(log10) is
-  // 2, 3, 4, then 5 for the eight smallest r (algorithms.md §7.1, verified values 5.1e2 … 7.4e5).
+  // 2, 3, 4, then 5 for the eight smallest r (independently verified values 5.1e2 … 7.4e5).
   const std::vector<double> r = {0.1, 0.05, 0.01, 0.005, 0.004, 0.0035, 0.003, 0.0025, 0.002, 0.0018, 0.0015};
   const std::vector<int> order = {2, 3, 4, 5, 5, 5, 5, 5, 5, 5, 5};
   const double two_pi = 8 * std::atan(1.0);

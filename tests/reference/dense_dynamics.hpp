@@ -1,4 +1,4 @@
-// A deliberately naive dense reference for the dynamics algorithms (architecture.md §7): explicit 6×6
+// A deliberately naive dense reference for the dynamics algorithms: explicit 6×6
 // matrices written from Featherstone's book, body Jacobians, H = Σ Jᵢᵀ Iᵢ Jᵢ, Newton–Euler with dense
 // cross-product matrices. Never shared with include/: it uses only a Model's raw description (joints'
 // XJ(q) and S, tree transforms, inertias) and builds everything else itself.

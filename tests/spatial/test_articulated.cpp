@@ -1,5 +1,5 @@
 // Tests for treedyn::ArticulatedInertia: its transforms (3x3 block formulas) against the dense congruences
-// X* IA X^-1 and X^T IA X (algorithms.md §1.1-1.2; Featherstone 2008, §7.2-7.3).
+// X* IA X^-1 and X^T IA X (Featherstone 2008, §7.2-7.3).
 #include <catch2/catch.hpp>
 
 #include "spatial_test_support.hpp"

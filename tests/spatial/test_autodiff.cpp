@@ -1,8 +1,8 @@
 // The spatial layer with a forward-mode autodiff scalar (Eigen::AutoDiffScalar, 2 directions): it compiles,
 // its values equal the double results, and its derivatives match central finite differences in double.
 // Also checks the sign conventions that tie transforms to cross products: d/dq X(q) = -crm(S) X(q) for the
-// joint transforms of algorithms.md §1.4, and d/dt (X^T I v) = X^T (crf(v) I v) for a body moving with
-// constant body velocity v (§1.3: f = I a + crf(v) I v with a = 0).
+// built-in joint transforms, and d/dt (X^T I v) = X^T (crf(v) I v) for a body moving with
+// constant body velocity v (Newton–Euler: f = I a + crf(v) I v with a = 0).
 #include <catch2/catch.hpp>
 
 #include "spatial_test_support.hpp"

@@ -1,4 +1,4 @@
-// Tests for the spatial cross products crm/crf and their fused forms (algorithms.md §1.3; Featherstone 2008,
+// Tests for the spatial cross products crm/crf and their fused forms (Featherstone 2008,
 // eqs. 2.31-2.33).
 #include <catch2/catch.hpp>
 
@@ -84,7 +84,7 @@ TEMPLATE_TEST_CASE("cross products commute with transforms; v^T crf(v) I v = 0",
     SPATIAL_CHECK_CLOSE(X.apply_force(treedyn::cross_force(v, f)), treedyn::cross_force(Xv, X.apply_force(f)),
                         tol(s, 16));
 
-    // power of the gyroscopic force: v^T crf(v) I v = 0 (algorithms.md §1.3)
+    // power of the gyroscopic force: v^T crf(v) I v = 0
     const treedyn::RigidInertia<T> I = random_rigid_inertia<T>(rng);
     const V6<T> Iv = I.apply(v);
     const T si = max_abs(v) * max_abs(v) * max_abs(Iv) * T(12);

@@ -1,4 +1,4 @@
-// Tests for treedyn::Symmetric3 and treedyn::RigidInertia against algorithms.md §1.2 checks (a)-(c) and
+// Tests for treedyn::Symmetric3 and treedyn::RigidInertia (transform, kinetic energy, point mass) against
 // the dense definitions of Featherstone, Rigid Body Dynamics Algorithms, 2008, eqs. 2.62-2.63, Table 2.8.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Tests for the rigid-inertia transforms apply_inertia / apply_transpose_inertia against the dense
-// congruences and the kinetic-energy invariance (algorithms.md §1.2 checks (a), (b); Featherstone 2008,
+// congruences and the kinetic-energy invariance (Featherstone 2008,
 // Table 2.8).
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Tests for treedyn::Transform, written against algorithms.md §1.1 checks (a)-(d) and Featherstone's
+// Tests for treedyn::Transform (inverse, power invariance, composition, force transform) against Featherstone's
 // dense definitions (Rigid Body Dynamics Algorithms, 2008, eqs. 2.24-2.29, Table 2.8).
 #include <catch2/catch.hpp>
 

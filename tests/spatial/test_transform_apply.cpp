@@ -1,5 +1,5 @@
 // Tests for treedyn::Transform's apply functions against Featherstone's dense 6x6 transforms
-// (algorithms.md §1.1 check (d)), for 6-vectors and 6×k blocks with fixed, bounded and dynamic columns.
+// (the force transform is the inverse transpose), for 6-vectors and 6×k blocks with fixed, bounded and dynamic columns.
 #include <catch2/catch.hpp>
 
 #include "spatial_test_support.hpp"

@@ -1,8 +1,8 @@
-// Formulation stiffness (seed 004: Ascher, Pai, Cloutier 1996, ../shared/seeds/004_e893982f8fa227f9.txt):
-// the trends ../shared/design/algorithms.md §7.1–7.2 lists, on the computations of
+// Formulation stiffness (Ascher, Pai & Cloutier (1996), see docs/references.md): the trends of its
+// Example 1 and Table 1 (only trends reproduce, not the exact counts), on the computations of
 // examples/formulation_stiffness/study.hpp, with shortened runs.
 //   Table 1, O(κ_max) column: floor(log10 κ_max(H)) = 2, 3, 4, then 5 ×8, and κ_max within 2 % of the
-//     values algorithms.md §7.1 verified; a thin-rod model (width 0) would not reproduce it.
+//     independently verified values; a thin-rod model (width 0) would not reproduce it.
 //   Table 1, double: the four methods' evaluation counts within 10 % of each other for every r.
 //   Table 1, float: n_CRBM / n_ABA ≥ 2 for r ≤ 0.002 and growing as r decreases, while n_ABA stays within
 //     1.5× of its r = 0.005 value; the same flatness for the modified ABA.
@@ -19,8 +19,8 @@
 //     eps_abs alone and the first step is rejected until its rounding-level error is below 1e-30; this
 //     costs 50–200 evaluations, differently for each method's rounding (double scatter 12–27 % at 0.5 s).
 //   * Float, 3 s: n_Chol/n_ABA = 0.93, 2.73, 3.66, 8.57 at r = 0.005, 0.002, 0.0018, 0.0015 (full 10 s:
-//     0.91, 3.07, 3.89, 8.93; seed 004's CRBM: 0.99, 3.47, 6.98, fail).
-// "CRBM" in seed 004 is Cholesky (Example 1: "Cholesky decomposition was used"), so the issue's ≥ 2-and-
+//     0.91, 3.07, 3.89, 8.93; the published CRBM: 0.99, 3.47, 6.98, fail).
+// The paper's "CRBM" is Cholesky (Example 1: "Cholesky decomposition was used"), so the ≥ 2-and-
 // growing assertion is made on crbm_cholesky: over the variations its ratio at r = 0.002 was 2.52–3.17
 // (2.91–3.54 with the previous, local-coordinates crba) and grew from r = 0.005 to 0.0015 in every run.
 // The square-root-free LDLᵀ variant turns stiff at smaller r: its ratio at r = 0.002 was 1.11–1.27
@@ -72,7 +72,7 @@ const FloatCounts& float_counts() {
 }  // namespace
 
 TEST_CASE("Table 1: floor(log10 kappa_max(H)) reproduces seed 004's O(kappa_max) column", "[study][table1]") {
-  // algorithms.md §7.1, verified independently: κ_max over q_distal ∈ [0, 2π], rectangular links 0.1 m wide
+  // verified independently: κ_max over q_distal ∈ [0, 2π], rectangular links 0.1 m wide
   const std::vector<double> verified{5.1e2, 2.0e3, 4.0e4, 1.3e5, 1.8e5, 2.2e5, 2.8e5, 3.7e5, 5.0e5, 5.8e5, 7.4e5};
   const std::vector<double>& rs = table1_ratios();
   REQUIRE(rs.size() == verified.size());
@@ -82,7 +82,7 @@ TEST_CASE("Table 1: floor(log10 kappa_max(H)) reproduces seed 004's O(kappa_max)
     CHECK(static_cast<int>(std::floor(std::log10(kappa))) == table1_kappa_exponents()[i]);
     CHECK(std::fabs(kappa - verified[i]) <= 0.02 * verified[i]);
   }
-  // The width matters: thin rods (w = 0) give 1.3e6 at r = 0.002, one order above the seed's column.
+  // The width matters: thin rods (w = 0) give 1.3e6 at r = 0.002, one order above the paper's column.
   const double rod = kappa_max(robots::two_link<double>(0.998, 0.998, 0.002, 0.002, 0.0));
   INFO("thin rods, r = 0.002: kappa_max = " << rod);
   CHECK(static_cast<int>(std::floor(std::log10(rod))) == 6);
@@ -121,7 +121,7 @@ TEST_CASE("Table 1 in float: the CRBM needs >= 2x the ABA's evaluations for r <=
   INFO("n_Chol/n_ABA at r = 0.005, 0.002, 0.0018, 0.0015: " << chol[0] << ", " << chol[1] << ", " << chol[2] << ", "
                                                            << chol[3]);
   INFO("n_LDLT/n_ABA at the same r: " << ldlt[0] << ", " << ldlt[1] << ", " << ldlt[2] << ", " << ldlt[3]);
-  // seed 004's CRBM (Cholesky): >= 2 for r <= 0.002 and strictly growing as r decreases from 0.005
+  // the paper's CRBM (Cholesky): >= 2 for r <= 0.002 and strictly growing as r decreases from 0.005
   for (std::size_t k = 1; k < chol.size(); ++k) {
     CHECK(chol[k] >= 2.0);
     CHECK(chol[k] > chol[k - 1]);
@@ -146,7 +146,8 @@ TEST_CASE("Table 1 in float: the ABA's evaluation count stays flat (within 1.5x 
 
 TEST_CASE("Table 1 in float: the modified ABA's evaluation count stays flat (within 1.5x of r = 0.005)",
           "[study][table1][modified_aba]") {
-  // Seed 004 §4: the modified ABM is at least as robust as the ABM (it only reorders how D_k is formed).
+  // Ascher, Pai & Cloutier (1996) §4: the modified ABM is at least as robust as the ABM (it only reorders
+  // how D_k is formed).
   const FloatCounts& fc = float_counts();
   const long base = fc.at(0.005)[modified_aba_i].evaluations;
   for (double r : fc.r) {
@@ -171,7 +172,7 @@ TEST_CASE("Example 1: in float the ABA's base-joint acceleration error is >= 10x
   CHECK(ex.failures[aba_i] == 0);
   CHECK(ex.max_abs_error[aba_i] <= 1e-3 * ex.max_abs_reference);
   CHECK(10.0 * ex.max_abs_error[aba_i] <= crbm);
-  // and the CRBM's error is not a rounding-level one: seed 004's Fig. 1 shows it of order 1e-3 relative
+  // and the CRBM's error is not a rounding-level one: the paper's Fig. 1 shows it of order 1e-3 relative
   CHECK(crbm >= 1e-4 * ex.max_abs_reference);
 }
 

@@ -36,7 +36,7 @@ inline Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> lower_pattern(const s
 }
 
 /// A symmetric positive-definite matrix with exactly the branch-induced pattern of lambda, built in
-/// double as A = Jᵀ J + I with J lower triangular on the ancestor pattern (so A fits seed 000 eq. 6),
+/// double as A = Jᵀ J + I with J lower triangular on the ancestor pattern (so A fits Featherstone (2005) eq. 6),
 /// then rounded to Scalar. Off-pattern entries are exactly zero.
 template <class Scalar>
 MatrixX<Scalar> random_tree_spd(const std::vector<int>& lambda, Rng& rng) {

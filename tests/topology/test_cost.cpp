@@ -1,4 +1,4 @@
-// Tests of treedyn/topology/cost.hpp against seed 000: Table 2's closed forms, the §6 humanoid,
+// Tests of treedyn/topology/cost.hpp against Featherstone (2005): Table 2's closed forms, the §6 humanoid,
 // and the dense/sparse ratios printed in §4.2.
 #include <catch2/catch.hpp>
 
@@ -46,7 +46,7 @@ TEST_CASE("cost_metrics of Tree 1 and small cases", "[topology][cost]") {
   CHECK(c.D0 == 6);
   CHECK(c.D1 == 10);
   CHECK(c.D2 == 14);
-  CHECK(c.nonzeros() == 27);  // the 27 crosses of seed 000 eq. 4
+  CHECK(c.nonzeros() == 27);  // the 27 crosses of Featherstone (2005) eq. 4
   CHECK(c.ltdl_ops() == 38);
 
   const CostMetrics empty = treedyn::cost_metrics(ParentArray{});
@@ -124,7 +124,7 @@ TEST_CASE("Table 2 closed forms: balanced binary tree, m = 1..8", "[topology][co
     CHECK(c.D1 == D1);
     CHECK(c.D2 == D2);
     CHECK(c == brute_force(lambda));
-    // Seed 000 §4.2 bounds: (m-1) 2^(m-1) <= D1 <= (m-1) 2^m.
+    // Featherstone (2005) §4.2 bounds: (m-1) 2^(m-1) <= D1 <= (m-1) 2^m.
     CHECK((m - 1) * pow2(m - 1) <= c.D1);
     CHECK(c.D1 <= (m - 1) * pow2(m));
   }
@@ -150,7 +150,7 @@ TEST_CASE("seed 000 §6 humanoid: body graph and expanded graph", "[topology][co
   CHECK(b.n == 25);
   CHECK(b.D0 == 24);
   CHECK(b.D1 == 84);
-  // D1 = sum over non-root bodies of |nu(i)| (seed 000 eq. 19 and the proof below it).
+  // D1 = sum over non-root bodies of |nu(i)| (Featherstone (2005) eq. 19 and the proof below it).
   long long sum_nu = 0;
   const std::vector<int> nu = treedyn::subtree_sizes(bodies);
   for (std::size_t i = 0; i < bodies.size(); ++i)
@@ -188,7 +188,7 @@ TEST_CASE("dense/sparse LTDL cost ratios of seed 000 §4.2", "[topology][cost][t
   // Grid: printed 5.3 (n = 16) and 74 (n = 256).
   CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::grid_spanning_tree(4)) - 5.3) < 0.05);
   CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::grid_spanning_tree(16)) - 73.9) < 0.05);
-  // Short side branches: the ratio tends to 4 (seed 000 §4.2), and a chain costs the same as dense.
+  // Short side branches: the ratio tends to 4 (Featherstone (2005) §4.2), and a chain costs the same as dense.
   CHECK(std::abs(treedyn::dense_to_sparse_ratio<double>(topo::short_side_branches(2000)) - 4.0) < 0.01);
   CHECK(treedyn::dense_to_sparse_ratio<double>(topo::chain(20)) == 1.0);
   // Degenerate counts.
@@ -204,7 +204,7 @@ TEST_CASE("cost identities on random trees", "[topology][cost]") {
       const ParentArray lambda = topo::random_tree(n, seed);
       const CostMetrics c = treedyn::cost_metrics(lambda);
       CHECK(c == brute_force(lambda));
-      // D1 = sum (|nu(i)| - 1) (seed 000 §5), and the bounds of eqs. 10, 11, 16.
+      // D1 = sum (|nu(i)| - 1) (Featherstone (2005) §5), and the bounds of eqs. 10, 11, 16.
       long long s = 0;
       for (const int nu : treedyn::subtree_sizes(lambda)) s += nu - 1;
       CHECK(c.D1 == s);

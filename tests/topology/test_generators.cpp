@@ -1,4 +1,4 @@
-// Tests of treedyn/topology/generators.hpp: exact shapes of the seed 000 topologies, the humanoid of
+// Tests of treedyn/topology/generators.hpp: exact shapes of the Featherstone (2005) topologies, the humanoid of
 // §6, random trees (validity, determinism, variety) and rejection of bad sizes.
 #include <catch2/catch.hpp>
 
@@ -69,7 +69,7 @@ TEST_CASE("short_side_branches", "[topology][generators]") {
 
 TEST_CASE("binary_tree uses heap numbering", "[topology][generators]") {
   CHECK(topo::binary_tree(1) == ParentArray{-1});
-  CHECK(topo::binary_tree(3) == ParentArray{-1, 0, 0, 1, 1, 2, 2});  // seed 000's Tree 1
+  CHECK(topo::binary_tree(3) == ParentArray{-1, 0, 0, 1, 1, 2, 2});  // Tree 1 of Featherstone (2005)
   for (int m = 1; m <= 10; ++m) {
     INFO("m = " << m);
     const ParentArray lambda = topo::binary_tree(m);
@@ -78,7 +78,7 @@ TEST_CASE("binary_tree uses heap numbering", "[topology][generators]") {
     REQUIRE_NOTHROW(treedyn::validate_parent_array(lambda));
     // 1-based: lambda(i) = floor(i / 2), the root's parent 0 being the base.
     for (int i1 = 1; i1 <= n; ++i1) CHECK(at(lambda, i1 - 1) == i1 / 2 - 1);
-    // 2^(k-1) nodes at depth k (seed 000 §4.2).
+    // 2^(k-1) nodes at depth k (Featherstone (2005) §4.2).
     const std::vector<int> d = treedyn::depths(lambda);
     for (int k = 1; k <= m; ++k)
       CHECK(std::count(d.begin(), d.end(), k) == (1 << (k - 1)));

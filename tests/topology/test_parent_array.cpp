@@ -1,4 +1,4 @@
-// Tests of treedyn/topology/parent_array.hpp: validation, expansion (seed 000 Fig. 2), depths,
+// Tests of treedyn/topology/parent_array.hpp: validation, expansion (Featherstone (2005) Fig. 2), depths,
 // subtree sizes, is_ancestor and the ancestor ranges, on std::vector, std::array and Eigen vectors.
 #include <catch2/catch.hpp>
 
@@ -25,7 +25,7 @@ ParentArray from_one_based(const std::vector<int>& paper) {
   return code;
 }
 
-// Tree 1 of seed 000 Fig. 1: lambda = (0,1,1,2,2,3,3) in the paper's numbering.
+// Tree 1 of Featherstone (2005) Fig. 1: lambda = (0,1,1,2,2,3,3) in the paper's numbering.
 ParentArray tree1() { return from_one_based({0, 1, 1, 2, 2, 3, 3}); }
 
 // A range over a temporary parent array would dangle, so the rvalue overloads are deleted.
@@ -73,7 +73,7 @@ TEST_CASE("validate_parent_array accepts regular arrays", "[topology][parent_arr
 
 TEST_CASE("validate_parent_array names the offending entry and the rule", "[topology][parent_array]") {
   using Catch::Contains;
-  // The example of the brief: a parent with a larger index.
+  // A parent with a larger index than its child.
   CHECK_THROWS_AS(treedyn::validate_parent_array(ParentArray{-1, 0, 1, 2, 7, 3, 4, 5}),
                   std::invalid_argument);
   CHECK_THROWS_WITH(
@@ -140,7 +140,7 @@ TEST_CASE("expand_parent_array rejects bad input", "[topology][parent_array]") {
 }
 
 TEST_CASE("depths and subtree sizes of Tree 1", "[topology][parent_array]") {
-  // d = (1,2,2,3,3,3,3); nu(1) has 7 nodes, nu(2) = {2,4,5}, nu(3) = {3,6,7} (seed 000 §2).
+  // d = (1,2,2,3,3,3,3); nu(1) has 7 nodes, nu(2) = {2,4,5}, nu(3) = {3,6,7} (Featherstone (2005) §2).
   CHECK(treedyn::depths(tree1()) == std::vector<int>{1, 2, 2, 3, 3, 3, 3});
   CHECK(treedyn::subtree_sizes(tree1()) == std::vector<int>{7, 3, 3, 1, 1, 1, 1});
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 int main() {
-  const std::vector<int> lambda{treedyn::no_parent, 0, 0, 1, 1, 2, 2};  // Tree 1 of seed 000, 0-based
+  const std::vector<int> lambda{treedyn::no_parent, 0, 0, 1, 1, 2, 2};  // Tree 1 of Featherstone (2005), 0-based
   const int n = static_cast<int>(lambda.size());
   Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);  // H = J^T J with J lower-unit on the ancestor pattern
   for (int i = 0; i < n; ++i) {

@@ -1,10 +1,10 @@
-// Fijany's Schur forms of the OSCM for one frame on a chain (issue 6, part 2; algorithms.md §5.2):
+// Fijany's Schur forms of the OSCM for one frame on a chain (Fijany (1994) §III.C–D, Eqs. 39 and 43):
 //  (a) oscm_schur = 𝒟 − ℰᵀ𝒜⁻¹ℰ equals an independent dense J·H⁻¹·Jᵀ (frame_jacobian local, CRBA's H, Eigen,
 //      in double) on random chains N = 1 … 50 of revolute, prismatic, helical and multi-DoF joints, within
 //      c·n·ε·κ(H); osim_schur = 𝒮 + ℛᵀ𝒴⁻¹ℛ equals its inverse whenever J has full row rank, and
 //      osim_schur · oscm_schur = I;
 //  (b) N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)⁻¹ Sᵀ X_Eᵀ;
-//  the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: "+" holds, the seed's printed "−" fails; a chain whose J lacks full row rank
+//  the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: "+" holds, the paper's printed "−" fails; a chain whose J lacks full row rank
 //  makes osim_schur report a singular 𝒴; every rejection of OscmSchurWorkspace names its reason.
 #include <catch2/catch.hpp>
 
@@ -181,7 +181,7 @@ TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)
       const OperationalFrames<T> frames = tip_frame(c.model, c.placement);
       Data<double> data_d(c.model_d);
       const Eigen::VectorXd q = random_state(c.model_d, seed).q;
-      // S is constant in body coordinates (algorithms.md §1.4): no kinematics enters the compliance.
+      // S is constant in body coordinates: no kinematics enters the compliance.
       const Eigen::MatrixXd S = c.model_d.motion_subspace(0);
       const Matrix6d I = c.model_d.inertia(0).matrix();
       const Matrix6d X_E = c.placement.motion_matrix();
@@ -232,8 +232,8 @@ TEMPLATE_TEST_CASE("the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: '+' holds, the 
     const Matrix6d YR = R.transpose() * Y.inverse() * R;
     const Matrix6d Lambda_ref = ref.Lambda_inv.inverse();
     const double tol = 64.0 * (nw + 1) * eps<T>() * kappa * spd_condition(ref.Lambda_inv) * Lambda_ref.norm();
-    CHECK((S + YR - Lambda_ref).norm() <= tol);                  // algorithms.md §5.2: "+"
-    CHECK((S - YR - Lambda_ref).norm() > 0.5 * Lambda_ref.norm());  // seed 003 Eq. (43) as printed: "−"
+    CHECK((S + YR - Lambda_ref).norm() <= tol);                  // Woodbury on Eq. 39: "+"
+    CHECK((S - YR - Lambda_ref).norm() > 0.5 * Lambda_ref.norm());  // Fijany (1994) Eq. (43) as printed: "−"
     // and the kernel computes the "+" form
     const Matrix6<T> Lambda = osim_schur(c.model, data, ws, q);
     REQUIRE(ws.status.ok());

@@ -1,4 +1,4 @@
-// minverse_apply_fixman (issue 5, part C; seed 002, algorithms.md §4.4): M⁻¹b by Fixman's soft/hard variables
+// minverse_apply_fixman (Lee, Wang & Chirikjian (2007)): M⁻¹b by Fixman's soft/hard variables
 // equals the dense solve with CRBA's H on random revolute/prismatic chains (n = 1…60, several seeds), arm7
 // and puma560, within c·n·ε·κ(H); the chosen D–H frames make α ≡ 0 and keep the five hard coordinates
 // constant under joint motion; the autodiff Lie derivatives equal central finite differences of the
@@ -54,7 +54,8 @@ void require_matches_crba(const Model<double>& md, std::uint64_t seed) {
   REQUIRE(err <= tol);
 }
 
-/// The pose exp(h Ẽ_i) of S2 §3.5 as a Plücker transform (rotation about / translation along axis i).
+/// The pose exp(h Ẽ_i) of Lee, Wang & Chirikjian (2007) §3.5 as a Plücker transform (rotation about /
+/// translation along axis i).
 Transform<double> exp_basis(int i, double h) {
   if (i == 0) return rotx(h);
   if (i == 1) return roty(h);

@@ -1,4 +1,4 @@
-// Block-tridiagonal kernels (issue 5, part B): block LDLᵀ (kernels/block_tridiagonal.hpp) and block cyclic
+// Block-tridiagonal kernels of Fijany's M⁻¹: block LDLᵀ (kernels/block_tridiagonal.hpp) and block cyclic
 // reduction (kernels/block_cyclic_reduction.hpp) agree with each other and with Eigen's dense solve on
 // random SPD block-tridiagonal systems with mixed block sizes 0…6 and 1…200 blocks, and report a block
 // that is not positive definite by its first scalar row.

@@ -1,7 +1,7 @@
 // H⁻¹ by LTDL (kernels/ltdl_inverse.hpp, algorithms/minverse_ltdl.hpp) and by the O(n²) ABA-based inverse
-// (algorithms/minverse_aba.hpp): algorithms.md §4.1 / §4.2 checks — H·H⁻¹ = I within c·n·ε·κ(H), full
-// symmetry, H⁻¹τ = ABA(q, 0, τ) with gravity off, the two routes agree, the kernel inverts seed 002's
-// printed M_puma, and a singular H is reported by its status (issue 5, part A).
+// (algorithms/minverse_aba.hpp), checked: H·H⁻¹ = I within c·n·ε·κ(H), full symmetry,
+// H⁻¹τ = ABA(q, 0, τ) with gravity off, the two routes agree, the kernel inverts the M_puma printed by
+// Lee, Wang & Chirikjian (2007), and a singular H is reported by its status.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -156,9 +156,9 @@ TEMPLATE_TEST_CASE("fixed-size Data gives the dynamic-size answers", "[minverse]
 
 TEST_CASE("ltdl_inverse on seed 002's M_puma equals Eigen's inverse and the printed inverse's top-left 4×4",
           "[minverse][ltdl_inverse][seed002]") {
-  // Seed 002 (Lee, Wang, Chirikjian, Robotica 2007), Appendix: M_puma as printed (4 decimals), taken as
+  // Lee, Wang & Chirikjian (2007), Appendix: M_puma as printed (4 decimals), taken as
   // a given SPD matrix with a dense parent array λ(i) = i − 1. The printed M⁻¹ matches inv(M_printed)
-  // only in its top-left 4×4 block (algorithms.md §4.4 (iv): the wrist entries 0.0007 / 0.0004 are
+  // only in its top-left 4×4 block (see docs/references.md: the wrist entries 0.0007 / 0.0004 are
   // rounded to one significant digit), so only that block is compared with the print.
   Eigen::Matrix<double, 6, 6> M;
   M << 7.0719, 3.6036, 0.3138, -0.0723, -0.0004, -0.0002,  //

@@ -1,4 +1,4 @@
-// Fijany's Schur-complement M⁻¹ (issue 5, part B; algorithms.md §4.3 checks (a) and (b)):
+// The Schur-complement M⁻¹ of Fijany (1994) §IV.B (see docs/references.md) and its two checks:
 //  (a) 𝒢 − ℬᵀ𝒜⁻¹ℬ equals the dense inverse of CRBA's H within c·n·ε·κ(H) on every ready-made robot, seeded
 //      random chains of every joint type and 50 random trees; minverse_apply_schur(τ) = H⁻¹τ;
 //  (b) the multipliers μ are the constraint parts W_iᵀ f_i of RNEA's interbody forces for q̈ = M⁻¹τ;

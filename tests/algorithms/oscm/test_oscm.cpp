@@ -1,8 +1,8 @@
-// oscm, oscm_faithful, oscm_dense and osim (issue 6, part 1): Λ = J M⁻¹ Jᵀ by the recursion of algorithms.md §5.1 equals
+// oscm, oscm_faithful, oscm_dense and osim: Λ = J M⁻¹ Jᵀ by the Υ recursion of Jain (n.d.) (≡ EFPA) equals
 // the LTDL reference path and an independent dense J·H⁻¹·Jᵀ on every robot and on seeded random trees with
-// 1–8 frames on mixed branches and mixed row selections; reproduces ABA with frame forces (§5.1 check (b));
-// has exactly zero blocks between two subtrees of a fixed base and root-only coupling on a floating base
-// (check (c)); is symmetric PSD; osim·oscm = I for full-rank J; singular cases give statuses; bad frames throw.
+// 1–8 frames on mixed branches and mixed row selections; reproduces ABA with frame forces;
+// has exactly zero blocks between two subtrees of a fixed base and root-only coupling on a floating base;
+// is symmetric PSD; osim·oscm = I for full-rank J; singular cases give statuses; bad frames throw.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -81,8 +81,8 @@ void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, 
 /// f_ext[i] (body-i coordinates; default none) act on the bodies. Returns data.qdd.
 template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                       const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
-                                       const Fext& f_ext = Fext{}) noexcept {
+                                       const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                       const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
   detail::aba_outward_pass(model, data, q, qd, f_ext);                            // aba A1–A4
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
     const MotionSubspace<Scalar>& S = model.motion_subspace(i);

@@ -1,5 +1,6 @@
 // No allocation in the LTDL and ABA routes to H⁻¹ and the tree inverse kernels.
 #include "no_alloc/no_alloc_support.hpp"
+#include "support/scalars.hpp"
 
 // The LTDL and ABA routes to H⁻¹ and the tree inverse kernels ltdl_inverse(_packed).
 #include "treedyn/algorithms/minverse_aba.hpp"
@@ -28,7 +29,8 @@ void require_minverse_ltdl_aba_allocation_free(const Model<T, N>& model, Data<T,
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("minverse_ltdl, minverse_aba and ltdl_inverse never allocate", "[no_alloc][minverse]", float, double) {
+TEMPLATE_TEST_CASE("minverse_ltdl, minverse_aba and ltdl_inverse never allocate", "[no_alloc][minverse]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
                                   robots::random_chain<double>(40, 1)}) {

@@ -1,5 +1,6 @@
 // No allocation in the operational-space kernels after setup.
 #include "no_alloc/no_alloc_support.hpp"
+#include "support/scalars.hpp"
 
 // oscm, oscm_faithful, oscm_dense and osim never allocate once OperationalFrames is built.
 #include "treedyn/algorithms/operational_frames.hpp"
@@ -7,7 +8,8 @@
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/osim.hpp"
 
-TEMPLATE_TEST_CASE("oscm, oscm_faithful, oscm_dense and osim never allocate after setup", "[no_alloc][oscm]", float, double) {
+TEMPLATE_TEST_CASE("oscm, oscm_faithful, oscm_dense and osim never allocate after setup", "[no_alloc][oscm]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const Model<double>& md : {robots::humanoid30<double>(), robots::arm7<double>(), robots::random_tree<double>(12, 4),
                                   robots::random_chain<double>(20, 1)}) {

@@ -1,5 +1,6 @@
 // No allocation in Fijany's one-frame Schur forms of the OSCM and OSIM.
 #include "no_alloc/no_alloc_support.hpp"
+#include "support/scalars.hpp"
 
 // Fijany's Schur forms of the OSCM (oscm_schur / osim_schur): with the workspace built
 // before the guard, neither kernel allocates, on the first call or in steady state.
@@ -7,7 +8,7 @@
 #include "treedyn/algorithms/osim_schur.hpp"
 
 TEMPLATE_TEST_CASE("oscm_schur and osim_schur never allocate after OscmSchurWorkspace is built",
-                   "[no_alloc][oscm][schur]", float, double) {
+                   "[no_alloc][oscm][schur]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const Model<double>& md :
        {robots::random_chain<double>(12, 5), robots::random_chain<double>(3, 5),

@@ -1,5 +1,6 @@
 // No allocation in Fijany's Schur-complement M⁻¹ and the block kernels it runs on.
 #include "no_alloc/no_alloc_support.hpp"
+#include "support/scalars.hpp"
 
 // Fijany's Schur-complement M⁻¹: block-tridiagonal kernels, the leaves-first tree kernel, schur_operators,
 // minverse_schur and minverse_apply_schur, with every workspace built before the guard.
@@ -55,8 +56,8 @@ void require_schur_allocation_free(const Model<T>& model) {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("Schur-complement M⁻¹ and its block kernels never allocate", "[no_alloc][minverse][schur]", float,
-                   double) {
+TEMPLATE_TEST_CASE("Schur-complement M⁻¹ and its block kernels never allocate", "[no_alloc][minverse][schur]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const Model<double>& md :
        {robots::humanoid30<double>(), robots::chain30<double>(), robots::puma560<double>(),

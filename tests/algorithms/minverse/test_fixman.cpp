@@ -11,6 +11,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "support/scalars.hpp"
 #include "support/random.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
@@ -54,6 +55,7 @@ void require_matches_crba(const Model<double>& md, std::uint64_t seed) {
   REQUIRE(err <= tol);
 }
 
+#if TREEDYN_TEST_UNTEMPLATED
 /// The pose exp(h Ẽ_i) of Lee, Wang & Chirikjian (2007) §3.5 as a Plücker transform (rotation about /
 /// translation along axis i).
 Transform<double> exp_basis(int i, double h) {
@@ -74,11 +76,12 @@ Matrix6<double> finite_difference(const Transform<double>& after, double sign, c
   }
   return D;
 }
+#endif
 
 }  // namespace
 
 TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve with CRBA's H on random chains n = 1…60",
-                   "[minverse][fixman]", float, double) {
+                   "[minverse][fixman]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (int n = 1; n <= 60; ++n) {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
@@ -96,7 +99,7 @@ TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve with CRBA's H o
 }
 
 TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve on arm7 and puma560 (massless first link)",
-                   "[minverse][fixman]", float, double) {
+                   "[minverse][fixman]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (std::uint64_t seed = 0; seed < 10; ++seed) {
     INFO("seed " << seed);
@@ -105,6 +108,7 @@ TEMPLATE_TEST_CASE("minverse_apply_fixman equals the dense solve on arm7 and pum
   }
 }
 
+#if TREEDYN_TEST_UNTEMPLATED
 TEST_CASE("minverse_apply_fixman: the full inverse equals inv(H) column by column (puma560 at q = π/3)",
           "[minverse][fixman]") {
   const Model<double> model = robots::puma560<double>();
@@ -203,9 +207,10 @@ TEST_CASE("minverse_apply_fixman rejects what it cannot handle, naming the body"
   CHECK(fixman_supported(robots::puma560<double>()));
   CHECK(fixman_supported(robots::random_chain<double>(20, 1, {JointType::revolute, JointType::prismatic})));
 }
+#endif
 
 TEMPLATE_TEST_CASE("minverse_apply_fixman reports a non-finite configuration by the status, never NaN in x",
-                   "[minverse][fixman]", float, double) {
+                   "[minverse][fixman]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const Model<T> model = robots::arm7<double>().cast<T>();
   FixmanWorkspace<T> ws(model);

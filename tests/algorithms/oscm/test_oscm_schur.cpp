@@ -20,6 +20,7 @@
 #include <Eigen/SVD>
 
 #include "algorithms/robot_cases.hpp"
+#include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/algorithms/oscm_schur.hpp"
@@ -131,7 +132,7 @@ bool all_nan(const Matrix6<T>& m) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("oscm_schur is J·H⁻¹·Jᵀ, osim_schur its inverse, on random chains N = 1 … 50",
-                   "[oscm][schur]", float, double) {
+                   "[oscm][schur]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   int full_rank = 0, deficient = 0;
   for (const ChainCase<T>& c : chain_cases<T>()) {
@@ -168,8 +169,8 @@ TEMPLATE_TEST_CASE("oscm_schur is J·H⁻¹·Jᵀ, osim_schur its inverse, on ra
   CHECK(deficient >= 10);
 }
 
-TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)⁻¹ Sᵀ X_Eᵀ", "[oscm][schur]", float,
-                   double) {
+TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)⁻¹ Sᵀ X_Eᵀ", "[oscm][schur]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const JointType types[] = {JointType::revolute,  JointType::prismatic, JointType::helical,
                              JointType::spherical, JointType::planar,    JointType::free_flyer};
@@ -206,8 +207,8 @@ TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)
   }
 }
 
-TEMPLATE_TEST_CASE("the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: '+' holds, the seed's printed '−' fails", "[oscm][schur]", float,
-                   double) {
+TEMPLATE_TEST_CASE("the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: '+' holds, the seed's printed '−' fails", "[oscm][schur]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const int n : {6, 7, 12, 30}) {
     const ChainCase<T> c = chain_case<T>("revolute", n, 6700u + static_cast<unsigned>(n), {JointType::revolute}, true);
@@ -242,7 +243,7 @@ TEMPLATE_TEST_CASE("the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: '+' holds, the 
 }
 
 TEMPLATE_TEST_CASE("a chain whose J lacks full row rank: osim_schur reports a singular 𝒴, oscm_schur still works",
-                   "[oscm][schur]", float, double) {
+                   "[oscm][schur]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (const int n : {1, 2, 3, 4, 5}) {
     const ChainCase<T> c = chain_case<T>("revolute", n, 6800u + static_cast<unsigned>(n), {JointType::revolute}, true);
@@ -264,6 +265,7 @@ TEMPLATE_TEST_CASE("a chain whose J lacks full row rank: osim_schur reports a si
   }
 }
 
+#if TREEDYN_TEST_UNTEMPLATED
 TEST_CASE("OscmSchurWorkspace rejects everything outside §5.2's setting, naming the body or frame",
           "[oscm][schur]") {
   const Model<double> chain = robots::random_chain<double>(4, 7u);
@@ -332,13 +334,14 @@ TEST_CASE("OscmSchurWorkspace rejects everything outside §5.2's setting, naming
     CHECK_NOTHROW(OscmSchurWorkspace<double>(chain, f));
   }
 }
+#endif
 
 // Cross-check against the recursive oscm (§5.1) once that part is merged.
 #if __has_include("treedyn/algorithms/oscm.hpp")
 #include "treedyn/algorithms/oscm.hpp"
 
 TEMPLATE_TEST_CASE("the Schur forms equal the recursive oscm for chains N = 1 … 50", "[oscm][schur][recursive]",
-                   float, double) {
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   for (int n = 1; n <= 50; ++n) {
     const ChainCase<T> c = chain_case<T>("mixed", n, 6900u + static_cast<unsigned>(n),

@@ -148,7 +148,9 @@ TEST_CASE("a massless tip: aba reports the body whose pivot fails and q̈ is NaN
   REQUIRE(d2.aba_status.ok());
   REQUIRE(d2.qdd.allFinite());
 }
+#endif
 
+#if TREEDYN_TEST_FLOAT_UNIT
 TEST_CASE("float aba and modified_aba stay within c·n·ε·κ(H) of a long double run", "[aba][float]") {
   int index = 0;
   for (auto& c : robot_cases<long double>(20)) {

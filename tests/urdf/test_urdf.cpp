@@ -1,10 +1,8 @@
 // treedyn::urdf::build_model: the direction of <origin>, rotated inertials, massless links, every joint
-// type, names, limits and frames, and every bad input rejected with a message naming the file and element.
+// type, names, limits and frames (its input and its errors: test_urdf_input.cpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <limits>
 #include <string>
 
@@ -14,7 +12,6 @@
 #include "treedyn/model/configuration.hpp"
 #include "urdf/urdf_test_support.hpp"
 
-using Catch::Matchers::Contains;
 using namespace urdf_test;
 using treedyn::Model;
 using treedyn::urdf::build_model;  // build_model<float>, build_model<long double>; urdf_test::build_model is <double>
@@ -35,13 +32,6 @@ Options floating() {
   Options o;
   o.floating_base = true;
   return o;
-}
-
-/// A path in the build tree's temporary directory holding `text`.
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = std::string(TREEDYN_URDF_TEST_DIR) + "/../../build-urdf-tmp-" + name;
-  std::ofstream(path) << text;
-  return path;
 }
 
 }  // namespace
@@ -174,99 +164,4 @@ TEST_CASE("urdf: a floating joint and options.floating_base give the same free f
   CHECK(max_abs(Ha - Hb) == 0.0);
   // without the option the root is welded to the world
   CHECK(build_model(robot(arm)).nv() == 1);
-}
-
-TEST_CASE("urdf: path or text, float and long double", "[urdf]") {
-  const std::string xml = robot(link("a") + link("b") + joint("j", "continuous", "a", "b", "0 0 1", "0 0 0", "<axis xyz=\"0 0 1\"/>"));
-  const std::string path = write_temp("path_or_text.urdf", xml);
-  const Model<double> from_text = build_model(xml);
-  const Model<double> from_path = build_model(path);
-  std::remove(path.c_str());
-  CHECK(from_path.nbodies() == 1);
-  CHECK(from_path.inertia(0).matrix() == from_text.inertia(0).matrix());
-  CHECK(from_path.tree_transform(0).motion_matrix() == from_text.tree_transform(0).motion_matrix());
-  const Model<float> single = build_model<float>(xml);
-  CHECK(single.inertia(0).m == 1.5f);
-  const Model<long double> wide = build_model<long double>(xml);
-  CHECK(wide.inertia(0).m == 1.5L);
-}
-
-TEST_CASE("urdf: every bad input is rejected, naming the file and the element", "[urdf][errors]") {
-  const std::string ab = link("a") + link("b");
-  SECTION("missing file") {
-    CHECK_THROWS_WITH(build_model("/nonexistent/dir/robot.urdf"),
-                      Contains("treedyn::urdf: /nonexistent/dir/robot.urdf: cannot open the file"));
-  }
-  SECTION("malformed XML, from a string and from a file") {
-    CHECK_THROWS_WITH(build_model("<robot name=\"x\"><link name=\"a\"></robot>"),
-                      Contains("treedyn::urdf: <string>: malformed XML") && Contains("line 1"));
-    const std::string path = write_temp("malformed.urdf", "<robot name=\"x\">\n<link name=\"a\">\n</robot");
-    CHECK_THROWS_WITH(build_model(path), Contains(path + ": malformed XML"));
-    std::remove(path.c_str());
-    CHECK_THROWS_WITH(build_model("<notarobot/>"), Contains("<string>: no <robot> element"));
-    CHECK_THROWS_WITH(build_model(robot("")), Contains("the robot has no <link>"));
-  }
-  SECTION("a joint whose parent or child link does not exist") {
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j1", "continuous", "nope", "b"))),
-                      Contains("<string>: joint 'j1': parent link 'nope' does not exist"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j1", "continuous", "a", "ghost"))),
-                      Contains("<string>: joint 'j1': child link 'ghost' does not exist"));
-  }
-  SECTION("kinematic loops") {
-    const std::string abc = ab + link("c");
-    // c is the child of two joints
-    CHECK_THROWS_WITH(
-        build_model(robot(abc + joint("j1", "continuous", "a", "b") + joint("j2", "continuous", "a", "c") +
-                          joint("j3", "continuous", "b", "c"))),
-        Contains("<string>: joint 'j3': closed kinematic loop: link 'c' is already the child of joint 'j2'"));
-    // b → c → b, detached from the root a
-    CHECK_THROWS_WITH(build_model(robot(abc + joint("j1", "continuous", "b", "c") + joint("j2", "continuous", "c", "b"))),
-                      Contains("<string>: joint '") && Contains("closed kinematic loop through link"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("self", "continuous", "b", "b"))),
-                      Contains("joint 'self': closed kinematic loop through link 'b'"));
-  }
-  SECTION("non-finite numbers") {
-    CHECK_THROWS_WITH(build_model(robot(link("a", "nan") + link("b") + joint("j", "continuous", "a", "b"))),
-                      Contains("<string>: urdfdom: Inertial: mass [nan] is not a float") && Contains("Link [a]"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "continuous", "a", "b", "0 inf 0"))),
-                      Contains("<string>: urdfdom: Unable to parse component [inf]") && Contains("origin element for joint [j]"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "continuous", "a", "b", "0 0 0", "0 0 0", "<axis xyz=\"1e999 0 0\"/>"))),
-                      Contains("<string>: urdfdom: Malformed axis element for joint [j]") && Contains("[1e999]"));
-    // finite in double, infinite in float
-    CHECK_THROWS_WITH(build_model<float>(robot(link("a", "1e300") + link("b") + joint("j", "continuous", "a", "b"))),
-                      Contains("<string>: link 'a': a non-finite number in <inertial>"));
-  }
-  SECTION("unsupported features are rejected, not dropped") {
-    CHECK_THROWS_WITH(build_model(robot(ab + link("c") + joint("j1", "continuous", "a", "b") +
-                                        joint("j2", "continuous", "a", "c", "0 0 0", "0 0 0", "<mimic joint=\"j1\"/>"))),
-                      Contains("<string>: joint 'j2': mimic joints are not supported"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "ball", "a", "b"))), Contains("<string>: urdfdom: Joint [j] has no known type [ball]"));
-  }
-  SECTION("physically impossible inertias name the link") {
-    CHECK_THROWS_WITH(build_model(robot(link("a") + link("b", "-1") + joint("j", "continuous", "a", "b"))),
-                      Contains("<string>: joint 'j' (child link 'b'): ") && Contains("negative mass"));
-    const std::string bad_tensor = "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"-1\"";
-    CHECK_THROWS_WITH(
-        build_model(robot(link("a") + link("b", "1", "0 0 0", "0 0 0", bad_tensor) + joint("j", "continuous", "a", "b"))),
-        Contains("<string>: joint 'j' (child link 'b'): ") && Contains("not positive semidefinite"));
-    const std::string triangle = "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"3\"";
-    CHECK_THROWS_WITH(build_model(robot(link("a", "1", "0 0 0", "0 0 0", triangle)), floating()),
-                      Contains("<string>: link 'a': ") && Contains("triangle inequality"));
-  }
-  SECTION("structural errors") {
-    CHECK_THROWS_WITH(build_model(robot(ab + link("a"))), Contains("link 'a': duplicate link name"));
-    CHECK_THROWS_WITH(build_model(robot(ab + link("c") + joint("j", "continuous", "a", "b") + joint("j", "continuous", "a", "c"))),
-                      Contains("joint 'j': duplicate joint name"));
-    CHECK_THROWS_WITH(build_model(robot(ab)), Contains("a second root link besides"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "continuous", "a", "b", "0 0 0", "0 0 0", "<axis xyz=\"0 0 0\"/>"))),
-                      Contains("joint 'j' (child link 'b'): ") && Contains("joint axis is zero"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "planar", "a", "b", "0 0 0", "0 0 0", "<axis xyz=\"0 0 0\"/>"))),
-                      Contains("joint 'j': the planar joint's axis is zero"));
-    CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "revolute", "a", "b", "0 0 0", "0 0 0",
-                                                   "<limit lower=\"1\" upper=\"-1\" velocity=\"1\" effort=\"1\"/>"))),
-                      Contains("joint 'j' (child link 'b'): ") && Contains("lower position limit above the upper one"));
-    std::string deep;
-    for (int k = 0; k < 100000; ++k) deep += "<a>";
-    CHECK_THROWS_WITH(build_model("<robot>" + deep), Contains("<string>: malformed XML: elements nested deeper than"));
-  }
 }

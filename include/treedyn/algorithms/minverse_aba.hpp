@@ -96,20 +96,18 @@ void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWork
 template <int NI, class Scalar, int N>
 void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
                                 int i) noexcept {
-  using Subspace = typename JointBlock<Scalar, NI>::Subspace;
-  using Vector = typename JointBlock<Scalar, NI>::Vector;
-  const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
-  const int width = ws.subtree_end[i] - vi;
-  const Subspace S = model.motion_subspace(i);
-  const Subspace U = data.U.middleCols(vi, ni);
+  const JointColumns<Scalar, NI> J(model, i);
+  const int vi = J.vi, ni = J.ni, p = J.parent, width = ws.subtree_end[i] - vi;
+  const auto& S = J.S;
+  const auto U = J.columns_of(data.U);
   PivotMatrix<Scalar> L = data.D[i];
-  if (ni > 1) factor_joint_pivot(L);                          // succeeded in aba_solve_pivot: D_i > 0
+  if constexpr (NI != 1) factor_joint_pivot(L);            // succeeded in aba_solve_pivot: D_i > 0
   auto T = ws.Minv.block(vi, vi, width, ni);               // T = (Minv[vi(i), vi(i) … e_i))ᵀ
   for (int c = 0; c < width; ++c) {
     auto F_c = ws.F[i].col(vi + c);
-    Vector r = -(S.transpose() * F_c);                        // B4: −S_iᵀ F_i
+    typename JointBlock<Scalar, NI>::Vector r = -(S.transpose() * F_c);  // B4: −S_iᵀ F_i
     if (c < ni) r(c) += Scalar(1);                            // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
-    if (ni == 1) r(0) /= L(0, 0);
+    if constexpr (NI == 1) r(0) /= L(0, 0);                   // a 1×1 pivot: one division
     else solve_joint_pivot(L, r);
     T.row(c) = r.transpose();
     if (p != no_parent) {                                     // B6
@@ -124,16 +122,14 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
 template <int NI, class Scalar, int N>
 void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
                                int i) noexcept {
-  using Subspace = typename JointBlock<Scalar, NI>::Subspace;
-  using Vector = typename JointBlock<Scalar, NI>::Vector;
-  const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
-  const int width = model.nv() - vi;
-  const Subspace S = model.motion_subspace(i);
-  const Subspace U_Dinv = data.U_Dinv.middleCols(vi, ni);
+  const JointColumns<Scalar, NI> J(model, i);
+  const int vi = J.vi, ni = J.ni, p = J.parent, width = model.nv() - vi;
+  const auto& S = J.S;
+  const auto U_Dinv = J.columns_of(data.U_Dinv);
   auto T = ws.Minv.block(vi, vi, width, ni);
   for (int c = 0; c < width; ++c) {
     auto P_c = ws.F[i].col(vi + c);
-    Vector r = T.row(c).transpose();
+    typename JointBlock<Scalar, NI>::Vector r = T.row(c).transpose();
     if (p != no_parent) {                                     // B10
       const Motion<Scalar> XP = data.Xup[i].apply_motion(ws.F[p].col(vi + c));  // X_i P_λ(i)
       r.noalias() -= U_Dinv.transpose() * XP;                 // B11

@@ -192,4 +192,16 @@ class OperationalFrames {
   int rows_ = 0;
 };
 
+namespace detail {
+
+/// Records a failed factorization of an OSCM route: frames.status = status, Λ is NaN. Returns Λ.
+template <class Scalar>
+const typename OperationalFrames<Scalar>::MatrixX& oscm_fail(OperationalFrames<Scalar>& frames,
+                                                            const FactorStatus& status) noexcept {
+  frames.status = status;
+  frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  return frames.compliance;
+}
+
+}  // namespace detail
 }  // namespace treedyn

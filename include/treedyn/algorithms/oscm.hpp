@@ -43,8 +43,6 @@
 // (d = depth of the deepest frame body). noexcept; never allocates.
 #pragma once
 
-#include <limits>
-
 #include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
@@ -71,15 +69,14 @@ template <int NI, class Scalar, int N>
 void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
                 int i) noexcept {
   using Block = typename JointBlock<Scalar, NI>::Subspace;
-  using Square = Eigen::Matrix<Scalar, NI, NI, Eigen::ColMajor, (NI == Eigen::Dynamic ? 6 : NI),
-                               (NI == Eigen::Dynamic ? 6 : NI)>;
-  const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols()), p = model.parent(i);
-  const Block S = model.motion_subspace(i);
-  const Block Uhat = data.U_Dinv.middleCols(vi, ni);
+  const JointColumns<Scalar, NI> J(model, i);
+  const int p = J.parent;
+  const Block& S = J.S;
+  const Block Uhat = J.columns_of(data.U_Dinv);
   const Matrix6<Scalar> T = (p == no_parent) ? Matrix6<Scalar>::Zero().eval()
                                              : transport_compliance(data.Xup[i], frames.Omega[static_cast<std::size_t>(p)]);
   Block W = T * Uhat;
-  Square A = frames.Dinv[static_cast<std::size_t>(i)];
+  typename JointBlock<Scalar, NI>::Square A = frames.Dinv[static_cast<std::size_t>(i)];
   A.noalias() += Uhat.transpose() * W;
   W.noalias() -= S * (Scalar(0.5) * A);
   Matrix6<Scalar> R;
@@ -91,15 +88,12 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
 template <int NI, class Scalar, int N>
 void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, const Matrix6<Scalar>& K,
                     Matrix6<Scalar>& SK, Matrix6<Scalar>* K_next) noexcept {
-  using Block = typename JointBlock<Scalar, NI>::Subspace;
-  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, (NI == Eigen::Dynamic ? 6 : NI), 6>;
-  const int vk = model.v_offset(k), nk = static_cast<int>(model.motion_subspace(k).cols());
-  const Block S = model.motion_subspace(k);
-  const Rows StK = S.transpose() * K;
-  SK.topRows(nk) = StK;
+  const JointColumns<Scalar, NI> J(model, k);
+  const typename JointBlock<Scalar, NI>::Rows StK = J.S.transpose() * K;
+  SK.topRows(J.ni) = StK;
   if (K_next == nullptr) return;
   Matrix6<Scalar> PK = K;
-  PK.noalias() -= data.U_Dinv.middleCols(vk, nk) * StK;
+  PK.noalias() -= data.U_Dinv.middleCols(J.vi, J.ni) * StK;
   // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once (3×6 blocks, not column by column)
   const Transform<Scalar>& X = data.Xup[k];
   const Eigen::Matrix<Scalar, 3, 6> Etf = X.E.transpose() * PK.template bottomRows<3>();
@@ -113,12 +107,12 @@ void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
 template <int NI, class Scalar>
 void oscm_add_joint_term(const OperationalFrames<Scalar>& frames, int k, const Matrix6<Scalar>& SKa,
                          const Matrix6<Scalar>& SKb, Matrix6<Scalar>& B) noexcept {
-  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, (NI == Eigen::Dynamic ? 6 : NI), 6>;
+  using Rows = typename JointBlock<Scalar, NI>::Rows;
   const detail::PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(k)];
   const int nk = static_cast<int>(Dinv.rows());
   const Rows ra = SKa.topRows(nk);
   Rows Dinv_rb(nk, 6);
-  if (NI == 1) Dinv_rb = Dinv(0, 0) * SKb.topRows(nk);
+  if constexpr (NI == 1) Dinv_rb = Dinv(0, 0) * SKb.topRows(nk);  // a 1×1 D_k⁻¹: a scaled row
   else Dinv_rb.noalias() = Dinv.lazyProduct(SKb.topRows(nk));
   B.noalias() += ra.transpose() * Dinv_rb;
 }
@@ -162,11 +156,8 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
     aba_form_U(model, data, i);
     aba_form_pivot(model, data, i);
     PivotMatrix<Scalar> L;                                                           // D_i⁻¹ into frames.Dinv[i]
-    if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)])) {
-      frames.status = FactorStatus::non_positive_joint_pivot(i);
-      frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-      return frames.compliance;
-    }
+    if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)]))
+      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
     if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);          // O3
   }
   frames.status = FactorStatus::success();

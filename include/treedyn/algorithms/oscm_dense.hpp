@@ -14,8 +14,6 @@
 // rows of Λ (O(n³) worst case on a chain; the recursive oscm.hpp is O(N)). noexcept; never allocates.
 #pragma once
 
-#include <limits>
-
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
@@ -34,11 +32,8 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar
   crba(model, data, q);                                                              // R1
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());
+  if (!data.factor_status) return detail::oscm_fail(frames, data.factor_status);
   frames.status = data.factor_status;
-  if (!data.factor_status) {
-    frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
-    return frames.compliance;
-  }
   detail::world_placements(model, data);                                             // R2 (data.Xup: R1)
   for (int a = 0; a < frames.size(); ++a) {
     frame_jacobian(model, data, frames.body(a), frames.placement(a), ReferenceFrame::local);

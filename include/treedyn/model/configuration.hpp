@@ -224,6 +224,13 @@ Quaternion4<Scalar> random_quaternion(SplitMix64& rng) noexcept {
   return quaternion_normalized(out);
 }
 
+/// Calls step(type, iq, iv) for every joint in body order: its type and the offsets of its blocks of q
+/// (nq entries) and of v (nv entries). The walk shared by integrate and difference.
+template <class Scalar, int N, class Step>
+void for_each_joint_block(const Model<Scalar, N>& model, Step&& step) noexcept {
+  for (int i = 0; i < model.nbodies(); ++i) step(model.joint(i).type, model.q_offset(i), model.v_offset(i));
+}
+
 }  // namespace detail
 
 /// The neutral configuration: zeros, identity quaternions (0, 0, 0, 1). Writes into q_out (size nq).
@@ -259,10 +266,8 @@ void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>&
   static_assert(std::is_same<typename DerivedV::Scalar, Scalar>::value, "integrate: v must have the model's scalar");
   TREEDYN_ASSERT(q.size() == model.nq() && q_out.size() == model.nq(), "integrate: q and q_out must have nq entries");
   TREEDYN_ASSERT(v.size() == model.nv(), "integrate: v must have nv entries");
-  for (int i = 0; i < model.nbodies(); ++i) {
-    const int iq = model.q_offset(i);
-    const int iv = model.v_offset(i);
-    switch (model.joint(i).type) {
+  detail::for_each_joint_block(model, [&](JointType type, int iq, int iv) {
+    switch (type) {
       case JointType::revolute:
       case JointType::prismatic:
       case JointType::helical: {
@@ -312,7 +317,7 @@ void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>&
       }
       case JointType::fixed: break;
     }
-  }
+  });
 }
 
 /// v_out = q1 ⊖ q0: the velocity with integrate(q0, v_out, 1) = q1 (up to quaternion signs; see the
@@ -326,10 +331,8 @@ void difference(const Model<Scalar, N>& model, const Eigen::MatrixBase<Derived0>
   static_assert(std::is_same<typename Derived1::Scalar, Scalar>::value, "difference: q1 must have the model's scalar");
   TREEDYN_ASSERT(q0.size() == model.nq() && q1.size() == model.nq(), "difference: q0 and q1 must have nq entries");
   TREEDYN_ASSERT(v_out.size() == model.nv(), "difference: v_out must have nv entries");
-  for (int i = 0; i < model.nbodies(); ++i) {
-    const int iq = model.q_offset(i);
-    const int iv = model.v_offset(i);
-    switch (model.joint(i).type) {
+  detail::for_each_joint_block(model, [&](JointType type, int iq, int iv) {
+    switch (type) {
       case JointType::revolute:
       case JointType::prismatic:
       case JointType::helical: v_out(iv) = q1(iq) - q0(iq); break;
@@ -377,7 +380,7 @@ void difference(const Model<Scalar, N>& model, const Eigen::MatrixBase<Derived0>
       }
       case JointType::fixed: break;
     }
-  }
+  });
 }
 
 /// A random configuration, a pure function of (model, seed): angles in [−π, π], translations in

@@ -16,32 +16,54 @@
 
 namespace treedyn {
 
-/// The 6x6 motion cross-product matrix of a spatial motion vector v = [w; v_O].
-template <class Derived>
-inline Matrix6<typename Derived::Scalar> crm(const Eigen::MatrixBase<Derived>& v) noexcept {
+namespace detail {
+
+/// crm(v) (Force = false) or crf(v) = -crm(v)^T (Force = true): w× in both diagonal blocks, v_O× in the
+/// lower-left (crm) or upper-right (crf) block, 0 in the other.
+template <bool Force, class Derived>
+inline Matrix6<typename Derived::Scalar> cross_matrix(const Eigen::MatrixBase<Derived>& v) noexcept {
   using Scalar = typename Derived::Scalar;
   EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(Derived, 6)
   const Matrix3<Scalar> wx = skew(v.template head<3>());
-  Matrix6<Scalar> out;
+  Matrix6<Scalar> out = Matrix6<Scalar>::Zero();
   out.template topLeftCorner<3, 3>() = wx;
-  out.template topRightCorner<3, 3>().setZero();
-  out.template bottomLeftCorner<3, 3>() = skew(v.template tail<3>());
+  out.template block<3, 3>(Force ? 0 : 3, Force ? 3 : 0) = skew(v.template tail<3>());
   out.template bottomRightCorner<3, 3>() = wx;
   return out;
+}
+
+/// crm(v) m (Force = false) or crf(v) f (Force = true) per column. Both are the one map
+/// (a, b) -> (w × a, w × b + v_O × a): crm on (a, b) = (m_w, m_v) with the result in that order, crf on the
+/// swapped halves (a, b) = (f, n) with the result swapped back ([w × n + v_O × f; w × f]).
+template <bool Force, class DerivedV, class DerivedM>
+inline SpatialBlock<typename DerivedV::Scalar, DerivedM> cross_apply(
+    const Eigen::MatrixBase<DerivedV>& v, const Eigen::MatrixBase<DerivedM>& m) noexcept(fixed_columns<DerivedM>) {
+  using Scalar = typename DerivedV::Scalar;
+  EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(DerivedV, 6)
+  const Vector3<Scalar> w = v.template head<3>();
+  const Vector3<Scalar> vO = v.template tail<3>();
+  return map_spatial_columns<Scalar>(m, [&w, &vO](const auto& top_in, const auto& bottom_in, auto& top, auto& bottom) {
+    const auto& a = Force ? bottom_in : top_in;  // m_w, or f
+    const auto& b = Force ? top_in : bottom_in;  // m_v, or n
+    auto& turned = Force ? bottom : top;         // w × a
+    auto& mixed = Force ? top : bottom;          // w × b + v_O × a
+    turned.noalias() = w.cross(a);
+    mixed.noalias() = w.cross(b) + vO.cross(a);
+  });
+}
+
+}  // namespace detail
+
+/// The 6x6 motion cross-product matrix of a spatial motion vector v = [w; v_O].
+template <class Derived>
+inline Matrix6<typename Derived::Scalar> crm(const Eigen::MatrixBase<Derived>& v) noexcept {
+  return detail::cross_matrix<false>(v);
 }
 
 /// The 6x6 force cross-product matrix of a spatial motion vector v = [w; v_O]; crf(v) = -crm(v)^T.
 template <class Derived>
 inline Matrix6<typename Derived::Scalar> crf(const Eigen::MatrixBase<Derived>& v) noexcept {
-  using Scalar = typename Derived::Scalar;
-  EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(Derived, 6)
-  const Matrix3<Scalar> wx = skew(v.template head<3>());
-  Matrix6<Scalar> out;
-  out.template topLeftCorner<3, 3>() = wx;
-  out.template topRightCorner<3, 3>() = skew(v.template tail<3>());
-  out.template bottomLeftCorner<3, 3>().setZero();
-  out.template bottomRightCorner<3, 3>() = wx;
-  return out;
+  return detail::cross_matrix<true>(v);
 }
 
 /// crm(v) * m for a 6-vector or a 6×k block m: [w × m_w; w × m_v + v_O × m_w] per column.
@@ -49,14 +71,7 @@ template <class DerivedV, class DerivedM>
 inline detail::SpatialBlock<typename DerivedV::Scalar, DerivedM> cross_motion(
     const Eigen::MatrixBase<DerivedV>& v,
     const Eigen::MatrixBase<DerivedM>& m) noexcept(detail::fixed_columns<DerivedM>) {
-  using Scalar = typename DerivedV::Scalar;
-  EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(DerivedV, 6)
-  const Vector3<Scalar> w = v.template head<3>();
-  const Vector3<Scalar> vO = v.template tail<3>();
-  return detail::map_spatial_columns<Scalar>(m, [&w, &vO](const auto& mw, const auto& mv, auto& top, auto& bottom) {
-    top.noalias() = w.cross(mw);                               // ω × m_ω
-    bottom.noalias() = w.cross(mv) + vO.cross(mw);             // ω × m_v + v_O × m_ω
-  });
+  return detail::cross_apply<false>(v, m);
 }
 
 /// crf(v) * f for a 6-vector or a 6×k block f: [w × f_n + v_O × f_f; w × f_f] per column.
@@ -64,14 +79,7 @@ template <class DerivedV, class DerivedF>
 inline detail::SpatialBlock<typename DerivedV::Scalar, DerivedF> cross_force(
     const Eigen::MatrixBase<DerivedV>& v,
     const Eigen::MatrixBase<DerivedF>& f) noexcept(detail::fixed_columns<DerivedF>) {
-  using Scalar = typename DerivedV::Scalar;
-  EIGEN_STATIC_ASSERT_VECTOR_SPECIFIC_SIZE(DerivedV, 6)
-  const Vector3<Scalar> w = v.template head<3>();
-  const Vector3<Scalar> vO = v.template tail<3>();
-  return detail::map_spatial_columns<Scalar>(f, [&w, &vO](const auto& fn, const auto& ff, auto& top, auto& bottom) {
-    top.noalias() = w.cross(fn) + vO.cross(ff);                // ω × n + v_O × f
-    bottom.noalias() = w.cross(ff);                            // ω × f
-  });
+  return detail::cross_apply<true>(v, f);
 }
 
 }  // namespace treedyn

@@ -125,46 +125,45 @@ inline Transform<typename Derived::Scalar> xlt(const Eigen::MatrixBase<Derived>&
   return Transform<Scalar>{Matrix3<Scalar>::Identity(), p};
 }
 
+namespace detail {
+
+/// The coordinate rotation by angle about axis Axis (0 = x, 1 = y, 2 = z), E = R_Axis(angle)^T: 1 at
+/// (Axis, Axis) and, on the other two axes (a, b) = (Axis + 1, Axis + 2) mod 3, [c s; -s c].
+template <int Axis, class Scalar>
+inline Transform<Scalar> coordinate_rotation(const Scalar& angle) noexcept {
+  using std::cos;
+  using std::sin;
+  constexpr int a = (Axis + 1) % 3;
+  constexpr int b = (Axis + 2) % 3;
+  const Scalar c = cos(angle);
+  const Scalar s = sin(angle);
+  Matrix3<Scalar> E = Matrix3<Scalar>::Zero();
+  E(Axis, Axis) = Scalar(1);
+  E(a, a) = c;
+  E(a, b) = s;
+  E(b, a) = -s;
+  E(b, b) = c;
+  return Transform<Scalar>{E, Vector3<Scalar>::Zero()};
+}
+
+}  // namespace detail
+
 /// Coordinate rotation by angle about x (Featherstone eq. 2.24): E = Rx(angle)^T = [1 0 0; 0 c s; 0 -s c].
 template <class Scalar>
 inline Transform<Scalar> rotx(const Scalar& angle) noexcept {
-  using std::cos;
-  using std::sin;
-  const Scalar c = cos(angle);
-  const Scalar s = sin(angle);
-  Matrix3<Scalar> E;
-  E << Scalar(1), Scalar(0), Scalar(0),  //
-      Scalar(0), c, s,                   //
-      Scalar(0), -s, c;
-  return Transform<Scalar>{E, Vector3<Scalar>::Zero()};
+  return detail::coordinate_rotation<0>(angle);
 }
 
 /// Coordinate rotation by angle about y: E = Ry(angle)^T = [c 0 -s; 0 1 0; s 0 c].
 template <class Scalar>
 inline Transform<Scalar> roty(const Scalar& angle) noexcept {
-  using std::cos;
-  using std::sin;
-  const Scalar c = cos(angle);
-  const Scalar s = sin(angle);
-  Matrix3<Scalar> E;
-  E << c, Scalar(0), -s,             //
-      Scalar(0), Scalar(1), Scalar(0),  //
-      s, Scalar(0), c;
-  return Transform<Scalar>{E, Vector3<Scalar>::Zero()};
+  return detail::coordinate_rotation<1>(angle);
 }
 
 /// Coordinate rotation by angle about z: E = Rz(angle)^T = [c s 0; -s c 0; 0 0 1].
 template <class Scalar>
 inline Transform<Scalar> rotz(const Scalar& angle) noexcept {
-  using std::cos;
-  using std::sin;
-  const Scalar c = cos(angle);
-  const Scalar s = sin(angle);
-  Matrix3<Scalar> E;
-  E << c, s, Scalar(0),   //
-      -s, c, Scalar(0),   //
-      Scalar(0), Scalar(0), Scalar(1);
-  return Transform<Scalar>{E, Vector3<Scalar>::Zero()};
+  return detail::coordinate_rotation<2>(angle);
 }
 
 /// A frame placed at p and rotated by R relative to its parent (columns of R = child axes in parent

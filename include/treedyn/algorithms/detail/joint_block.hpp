@@ -20,6 +20,30 @@ struct JointBlock {
   static constexpr int max = (NI == Eigen::Dynamic ? 6 : NI);
   using Subspace = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, max>;  ///< S_i, U_i, U_i D_i⁻¹ (6×n_i)
   using Vector = Eigen::Matrix<Scalar, NI, 1, Eigen::ColMajor, max, 1>;   ///< n_i entries (a row-block column)
+  using Square = Eigen::Matrix<Scalar, NI, NI, Eigen::ColMajor, max, max>;  ///< n_i×n_i (D_i⁻¹ and its kin)
+  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, max, 6>;       ///< n_i×6 (S_iᵀ K)
+};
+
+/// Body i's joint as a step of width NI sees it: its first DoF vi, its n_i, its parent and S_i.
+template <class Scalar, int NI>
+struct JointColumns {
+  using Subspace = typename JointBlock<Scalar, NI>::Subspace;
+
+  template <class Model>
+  JointColumns(const Model& model, int i) noexcept
+      : vi(model.v_offset(i)),
+        ni(static_cast<int>(model.motion_subspace(i).cols())),
+        parent(model.parent(i)),
+        S(model.motion_subspace(i)) {}
+
+  /// The joint's n_i columns vi(i) of a 6×n matrix (U, U D⁻¹), copied.
+  template <class Derived>
+  Subspace columns_of(const Eigen::MatrixBase<Derived>& M) const noexcept {
+    return M.middleCols(vi, ni);
+  }
+
+  int vi, ni, parent;
+  Subspace S;
 };
 
 /// The compile-time width a step is instantiated for: 1 or Eigen::Dynamic.

@@ -1,11 +1,12 @@
 // aba and modified_aba: agree with CRBA + LTDL, invert RNEA, honour external forces, give the Newton–Euler
-// answer for a free body, stay within c·n·ε·κ(H) of a long double run in float, and report a singular
-// joint pivot by its body.
+// answer for a free body, and report a singular joint pivot by its body (float against a long double run:
+// test_aba_float.cpp).
 #include <catch2/catch.hpp>
 
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
+#include "algorithms/aba_methods.hpp"
 #include "algorithms/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
@@ -13,20 +14,6 @@
 
 using namespace treedyn;
 using namespace treedyn::test;
-
-namespace {
-
-enum class Method { aba, modified_aba };
-
-template <class T, class Dq, class Dv, class Dt>
-Eigen::Matrix<T, Eigen::Dynamic, 1> run(Method m, const Model<T>& model, Data<T>& data, const Dq& q, const Dv& qd,
-                                       const Dt& tau) {
-  return m == Method::aba ? aba(model, data, q, qd, tau) : modified_aba(model, data, q, qd, tau);
-}
-
-const char* name(Method m) { return m == Method::aba ? "aba" : "modified_aba"; }
-
-}  // namespace
 
 TEMPLATE_TEST_CASE("aba and modified_aba equal forward_dynamics_crba and invert RNEA", "[aba]",
                    TREEDYN_TEST_SCALARS_AND_LONG_DOUBLE) {
@@ -147,33 +134,5 @@ TEST_CASE("a massless tip: aba reports the body whose pivot fails and q̈ is NaN
   aba(two, d2, neutral(two), Eigen::VectorXd::Zero(2), Eigen::VectorXd::Ones(2));
   REQUIRE(d2.aba_status.ok());
   REQUIRE(d2.qdd.allFinite());
-}
-#endif
-
-#if TREEDYN_TEST_FLOAT_UNIT
-TEST_CASE("float aba and modified_aba stay within c·n·ε·κ(H) of a long double run", "[aba][float]") {
-  int index = 0;
-  for (auto& c : robot_cases<long double>(20)) {
-    INFO(c.name);
-    const int n = c.model.nv();
-    const Model<float> mf = c.model.template cast<float>();
-    const Model<long double> ml = mf.template cast<long double>();
-    Data<float> df(mf);
-    Data<long double> dl(ml);
-    const State<float> s = random_state(mf, 4500u + static_cast<unsigned>(index++));
-    const Eigen::VectorXf tau = Eigen::VectorXf::LinSpaced(n, -1.0f, 1.0f);
-    const Eigen::Matrix<long double, Eigen::Dynamic, 1> ql =
-        aba(ml, dl, s.q.cast<long double>(), s.qd.cast<long double>(), tau.cast<long double>());
-    crba(ml, dl, s.q.cast<long double>());
-    const double kappa = spd_condition(dl.H);
-    for (Method m : {Method::aba, Method::modified_aba}) {
-      INFO(name(m));
-      const Eigen::VectorXf qf = run(m, mf, df, s.q, s.qd, tau);
-      REQUIRE(df.aba_status.ok());
-      const double rel = static_cast<double>((qf.cast<long double>() - ql).norm() / (ql.norm() + 1));
-      INFO("relative error " << rel << ", κ(H) = " << kappa);
-      REQUIRE(rel <= 64.0 * (n + 1) * eps<float>() * kappa);
-    }
-  }
 }
 #endif

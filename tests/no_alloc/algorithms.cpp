@@ -1,5 +1,6 @@
 // No allocation in the whole-tree algorithms on models of dynamic size, every robot.
 #include "no_alloc/algorithms_check.hpp"
+#include "support/scalars.hpp"
 
 TEMPLATE_TEST_CASE("algorithms never allocate: dynamic size, every robot", "[no_alloc][algorithms]",
                    TREEDYN_TEST_SCALARS) {

@@ -6,7 +6,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 

@@ -5,20 +5,17 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
-#include <utility>
 
+#include "support/fixture.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
-#include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
 
 namespace {
 
 template <class S>
 void register_robot(const std::string& robot, const treedyn::Model<S>& model, const std::string& scalar) {
-  using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-  const VecX q = treedyn::random_configuration(model, 42);
-  const VecX qd = VecX::LinSpaced(model.nv(), S(-1), S(1));
-  const VecX qdd = VecX::LinSpaced(model.nv(), S(0.5), S(-0.5));
+  using VecX = treedyn::bench::VecX<S>;
+  const treedyn::bench::State<S> s = treedyn::bench::state(model);
+  const VecX &q = s.q, &qd = s.qd, &qdd = s.qdd;
   const std::string suffix = "/" + robot + "/" + scalar;
   auto add = [&](const std::string& kernel, auto body) {
     benchmark::RegisterBenchmark((kernel + suffix).c_str(), [model, q, qd, qdd, body](benchmark::State& st) {
@@ -47,14 +44,10 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
 }
 
 const int registered = [] {
-  const std::pair<std::string, treedyn::Model<double>> robots[] = {
-      {"humanoid30", treedyn::robots::humanoid30<double>()},
-      {"chain30", treedyn::robots::chain30<double>()},
-      {"arm7", treedyn::robots::arm7<double>()}};
-  for (const auto& r : robots) {
-    register_robot<double>(r.first, r.second, "double");
-    register_robot<float>(r.first, r.second.cast<float>(), "float");
-  }
+  for (const treedyn::bench::NamedModel& r : treedyn::bench::robots())
+    treedyn::bench::for_each_scalar(r.model, [&r](const auto& model, const std::string& scalar) {
+      register_robot(r.name, model, scalar);
+    });
   return 0;
 }();
 

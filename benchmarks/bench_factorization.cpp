@@ -18,6 +18,7 @@
 #include <Eigen/Cholesky>
 
 #include "treedyn/kernels/kernels.hpp"
+#include "treedyn/kernels/random_tree_matrix.hpp"
 #include "treedyn/topology/topology.hpp"
 
 namespace {
@@ -46,26 +47,6 @@ std::vector<Topology> topologies() {
   return t;
 }
 
-/// SPD matrix with exactly lambda's branch-induced pattern: A = Jᵀ J + I, J lower on the ancestor
-/// pattern with deterministic pseudo-random entries.
-template <class S>
-MatrixX<S> tree_spd(const std::vector<int>& lambda) {
-  const int n = static_cast<int>(lambda.size());
-  treedyn::detail::SplitMix64 rng(2005);
-  auto uniform = [&rng](double lo, double hi) {
-    return lo + (hi - lo) * static_cast<double>(rng.next() >> 11) * (1.0 / 9007199254740992.0);
-  };
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    J(i, i) = uniform(0.5, 1.5);
-    for (int j = lambda[static_cast<std::size_t>(i)]; j != treedyn::no_parent; j = lambda[static_cast<std::size_t>(j)])
-      J(i, j) = uniform(-0.5, 0.5);
-  }
-  Eigen::MatrixXd A = J.transpose() * J;
-  A.diagonal().array() += 1.0;
-  return A.cast<S>();
-}
-
 /// Registers `name`: each iteration copies `input` into preallocated storage, then runs kernel(storage).
 /// copy_input = false skips the copy, for Eigen's compute(), which copies its argument itself.
 template <class Input, class Kernel>
@@ -86,7 +67,7 @@ void register_all(const Topology& t, const std::string& scalar) {
   const std::string suffix = "/" + t.name + "/" + scalar;
   const std::vector<int> lambda = t.lambda;
   const int n = static_cast<int>(lambda.size());
-  const MatrixX<S> A0 = tree_spd<S>(lambda);
+  const MatrixX<S> A0 = treedyn::random_tree_spd<S>(lambda, 2005);  // A = Jᵀ J + I on lambda's pattern
   const treedyn::AncestorPattern pattern(lambda);
   VectorX<S> packed0(pattern.nonzeros());
   pattern.pack(A0, packed0);

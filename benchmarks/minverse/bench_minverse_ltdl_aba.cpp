@@ -1,10 +1,11 @@
 // H⁻¹ and H⁻¹τ by the LTDL and ABA routes, on chains of n = 6 … 1000 revolute links
-// (chains.hpp) and humanoid30, float and double. Names Kernel/model/scalar:
+// (support/fixture.hpp) and humanoid30, float and double. Names Kernel/model/scalar:
 //   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
 //   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)
 //   MinverseABA              minverse_aba: the O(n²) ABA-based inverse (full symmetric H⁻¹)
 //   LTDLSolve                H⁻¹τ from q: CRBA + packed LTDL + ltdl_solve_packed
-//   ABA                      H⁻¹τ from q by the ABA, q̇ = 0 on a zero-gravity copy of the model
+//   ABA                      H⁻¹τ from q by the ABA, q̇ = 0 on a zero-gravity copy of the model (chains
+//                            only: ABA/humanoid30 is bench_dynamics', the same kernel at the same cost)
 //   DenseLLTSolve            H⁻¹τ from q: CRBA + Eigen::LLT compute() on a preallocated object + solve
 // Every input (q, τ, Data, the LLT object) is built outside the timed loop.
 #include <benchmark/benchmark.h>
@@ -14,7 +15,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "minverse/chains.hpp"
+#include "support/fixture.hpp"
 #include "treedyn/algorithms/aba.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
@@ -22,7 +23,6 @@
 #include "treedyn/kernels/ltdl.hpp"
 #include "treedyn/kernels/ltdl_inverse.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
-#include "treedyn/model/configuration.hpp"
 
 namespace {
 
@@ -39,12 +39,13 @@ Model<S> zero_gravity(const Model<S>& m) {
 }
 
 template <class S>
-void register_model(const std::string& name, const Model<S>& model_with_gravity, const std::string& scalar) {
-  using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+void register_model(const std::string& name, const Model<S>& model_with_gravity, const std::string& scalar,
+                    bool with_aba) {
+  using VecX = treedyn::bench::VecX<S>;
   using MatX = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
   const Model<S> model = zero_gravity(model_with_gravity);
-  const VecX q = treedyn::random_configuration(model, 42);
-  const VecX tau = VecX::LinSpaced(model.nv(), S(-1), S(1));
+  const treedyn::bench::State<S> s = treedyn::bench::state(model);
+  const VecX &q = s.q, &tau = s.tau;
   const std::string suffix = "/" + name + "/" + scalar;
   // body(model, data, x, dense) runs one call; x is a preallocated n-vector, dense a preallocated n×n.
   auto add = [&](const std::string& kernel, auto body) {
@@ -84,10 +85,11 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
     treedyn::ltdl_solve_packed(d.H_factor, m.h_pattern(), x);
     benchmark::DoNotOptimize(x.data());
   });
-  add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
-    x.setZero();  // q̇ = 0
-    benchmark::DoNotOptimize(treedyn::aba(m, d, q_, x, t).data());
-  });
+  if (with_aba)
+    add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+      x.setZero();  // q̇ = 0
+      benchmark::DoNotOptimize(treedyn::aba(m, d, q_, x, t).data());
+    });
   add("DenseLLTSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto& llt) {
     llt.compute(treedyn::crba(m, d, q_));
     x = t;
@@ -97,14 +99,15 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
 }
 
 const int registered = [] {
-  for (int n : minverse_bench::chain_lengths()) {
-    const auto c = minverse_bench::chain<double>(n);
-    register_model<double>(c.first, c.second, "double");
-    register_model<float>(c.first, c.second.cast<float>(), "float");
+  for (int n : treedyn::bench::minverse_chain_lengths()) {
+    const treedyn::bench::NamedModel c = treedyn::bench::chain(n);
+    treedyn::bench::for_each_scalar(c.model, [&c](const auto& model, const std::string& scalar) {
+      register_model(c.name, model, scalar, true);
+    });
   }
-  const Model<double> humanoid = treedyn::robots::humanoid30<double>();
-  register_model<double>("humanoid30", humanoid, "double");
-  register_model<float>("humanoid30", humanoid.cast<float>(), "float");
+  treedyn::bench::for_each_scalar(treedyn::bench::humanoid30().model, [](const auto& model, const std::string& scalar) {
+    register_model("humanoid30", model, scalar, false);
+  });
   return 0;
 }();
 

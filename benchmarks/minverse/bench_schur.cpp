@@ -1,25 +1,25 @@
 // The Schur-complement M⁻¹ of Fijany (1994) §IV and the block-tridiagonal solvers on the chain's 𝒜.
 // Names Kernel/model/scalar: MinverseSchur (full M⁻¹ = 𝒢 − ℬᵀ𝒜⁻¹ℬ, O(N²)), MinverseApplySchur (M⁻¹τ, O(N)),
 // BlockTridiagonalLDLT and BlockCyclicReduction (factor + solve of 𝒜 z = y, one right-hand side; both copy
-// their input inside the loop), BlockTridiagonalCopy (that copy alone). Models from chains.hpp and humanoid30
-// (a tree: its 𝒜 is solved by the leaves-first kernel, so the block-tridiagonal solvers are not run on it).
+// their input inside the loop), BlockTridiagonalCopy (that copy alone). Models from support/fixture.hpp: the
+// chains and humanoid30 (a tree: its 𝒜 is solved by the leaves-first kernel, so the block-tridiagonal
+// solvers are not run on it).
 #include <benchmark/benchmark.h>
 
 #include <string>
 
-#include "minverse/chains.hpp"
+#include "support/fixture.hpp"
 #include "treedyn/algorithms/minverse_schur.hpp"
 #include "treedyn/kernels/block_cyclic_reduction.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
-#include "treedyn/model/configuration.hpp"
 
 namespace {
 
 template <class S>
 void register_schur(const std::string& robot, const treedyn::Model<S>& model, const std::string& scalar) {
-  using VecX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-  const VecX q = treedyn::random_configuration(model, 42);
-  const VecX tau = VecX::LinSpaced(model.nv(), S(-1), S(1));
+  using VecX = treedyn::bench::VecX<S>;
+  const treedyn::bench::State<S> s = treedyn::bench::state(model);
+  const VecX &q = s.q, &tau = s.tau;
   const std::string suffix = "/" + robot + "/" + scalar;
   benchmark::RegisterBenchmark(("MinverseSchur" + suffix).c_str(), [model, q](benchmark::State& st) {
     treedyn::Data<S> data(model);
@@ -72,14 +72,15 @@ void register_schur(const std::string& robot, const treedyn::Model<S>& model, co
 }
 
 const int registered = [] {
-  for (const int n : minverse_bench::chain_lengths()) {
-    const auto chain = minverse_bench::chain<double>(n);
-    register_schur<double>(chain.first, chain.second, "double");
-    register_schur<float>(chain.first, chain.second.cast<float>(), "float");
+  for (const int n : treedyn::bench::minverse_chain_lengths()) {
+    const treedyn::bench::NamedModel c = treedyn::bench::chain(n);
+    treedyn::bench::for_each_scalar(c.model, [&c](const auto& model, const std::string& scalar) {
+      register_schur(c.name, model, scalar);
+    });
   }
-  const treedyn::Model<double> humanoid = treedyn::robots::humanoid30<double>();
-  register_schur<double>("humanoid30", humanoid, "double");
-  register_schur<float>("humanoid30", humanoid.cast<float>(), "float");
+  treedyn::bench::for_each_scalar(treedyn::bench::humanoid30().model, [](const auto& model, const std::string& scalar) {
+    register_schur("humanoid30", model, scalar);
+  });
   return 0;
 }();
 

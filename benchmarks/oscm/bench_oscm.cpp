@@ -11,9 +11,8 @@
 #include <functional>
 #include <string>
 
+#include "support/fixture.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
-#include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
 
 namespace {
 
@@ -36,9 +35,9 @@ OperationalFrames<S> build_frames(const Model<double>& md, const Model<S>& model
 }
 
 template <class S>
-void register_case(const std::string& name, const Model<double>& md, const FrameSpec& spec, const std::string& scalar) {
-  const Model<S> model = md.template cast<S>();
-  const Eigen::Matrix<S, Eigen::Dynamic, 1> q = treedyn::random_configuration(model, 42);
+void register_case(const std::string& name, const Model<double>& md, const Model<S>& model, const FrameSpec& spec,
+                   const std::string& scalar) {
+  const treedyn::bench::VecX<S> q = treedyn::bench::state(model).q;
   const OperationalFrames<S> frames = build_frames(md, model, spec);
   const std::string suffix = "/" + name + "/" + scalar;
   auto add = [&](const std::string& kernel, auto body) {
@@ -61,12 +60,13 @@ void register_case(const std::string& name, const Model<double>& md, const Frame
 }
 
 void register_both(const std::string& name, const Model<double>& md, const FrameSpec& spec) {
-  register_case<double>(name, md, spec, "double");
-  register_case<float>(name, md, spec, "float");
+  treedyn::bench::for_each_scalar(md, [&](const auto& model, const std::string& scalar) {
+    register_case(name, md, model, spec, scalar);
+  });
 }
 
 const int registered = [] {
-  const Model<double> humanoid = treedyn::robots::humanoid30<double>();
+  const Model<double> humanoid = treedyn::bench::humanoid30().model;
   const Transform<double> sole = treedyn::xlt(Eigen::Vector3d(0.0, 0.0, -0.08));
   register_both("humanoid30-4frames", humanoid, [sole](const Model<double>&, OperationalFrames<double>& f) {
     for (int limb = 0; limb < 4; ++limb) f.add(6 + 6 * limb, sole);  // hands (limbs 0, 1), feet (2, 3)
@@ -75,9 +75,12 @@ const int registered = [] {
     f.add(18, sole);
     f.add(24, sole);
   });
-  for (int n : {10, 20, 50, 100, 200, 500})
-    register_both("chain" + std::to_string(n), treedyn::robots::random_chain<double>(n, 1),
-                  [](const Model<double>& m, OperationalFrames<double>& f) { f.add(m.nbodies() - 1, Transform<double>::identity()); });
+  for (int n : treedyn::bench::oscm_chain_lengths()) {
+    const treedyn::bench::NamedModel c = treedyn::bench::chain(n);
+    register_both(c.name, c.model, [](const Model<double>& m, OperationalFrames<double>& f) {
+      f.add(m.nbodies() - 1, Transform<double>::identity());
+    });
+  }
   const Model<double> tree = treedyn::robots::random_tree<double>(60, 7);
   for (int nc : {1, 2, 4, 8, 16})
     register_both("tree60-nc" + std::to_string(nc), tree, [nc](const Model<double>& m, OperationalFrames<double>& f) {

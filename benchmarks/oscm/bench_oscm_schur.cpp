@@ -6,20 +6,18 @@
 
 #include <string>
 
+#include "support/fixture.hpp"
 #include "treedyn/algorithms/oscm_schur.hpp"
 #include "treedyn/algorithms/osim_schur.hpp"
-#include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
 
 namespace {
 
 template <class S>
-void register_oscm_schur(int n, const std::string& scalar) {
-  const treedyn::Model<S> model = treedyn::robots::random_chain<double>(n, 1).template cast<S>();
+void register_oscm_schur(const std::string& name, const treedyn::Model<S>& model, const std::string& scalar) {
   treedyn::OperationalFrames<S> frames(model);
   frames.add(model.nbodies() - 1, treedyn::xlt(treedyn::Vector3<S>(S(0.1), S(0), S(0.05))));
-  const Eigen::Matrix<S, Eigen::Dynamic, 1> q = treedyn::random_configuration(model, 42);
-  const std::string suffix = "/chain" + std::to_string(n) + "/" + scalar;
+  const treedyn::bench::VecX<S> q = treedyn::bench::state(model).q;
+  const std::string suffix = "/" + name + "/" + scalar;
   const auto add = [&](const std::string& kernel, auto call) {
     benchmark::RegisterBenchmark((kernel + suffix).c_str(), [model, frames, q, call](benchmark::State& st) {
       treedyn::Data<S> data(model);
@@ -36,9 +34,11 @@ void register_oscm_schur(int n, const std::string& scalar) {
 }
 
 const int registered = [] {
-  for (const int n : {10, 20, 50, 100, 200, 500}) {
-    register_oscm_schur<double>(n, "double");
-    register_oscm_schur<float>(n, "float");
+  for (const int n : treedyn::bench::oscm_chain_lengths()) {
+    const treedyn::bench::NamedModel c = treedyn::bench::chain(n);
+    treedyn::bench::for_each_scalar(c.model, [&c](const auto& model, const std::string& scalar) {
+      register_oscm_schur(c.name, model, scalar);
+    });
   }
   return 0;
 }();

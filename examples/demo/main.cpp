@@ -41,6 +41,7 @@
 
 #include <treedyn/algorithms/algorithms.hpp>
 #include <treedyn/kernels/kernels.hpp>
+#include <treedyn/kernels/random_tree_matrix.hpp>
 #include <treedyn/model/configuration.hpp>
 #include <treedyn/model/data.hpp>
 #include <treedyn/model/robots/robots.hpp>
@@ -236,20 +237,6 @@ BoolMatrix branch_pattern(const ParentArray& lambda) {
     }
   }
   return pattern;
-}
-
-// A = J^T J + I with J lower triangular, random entries in [-1, 1] exactly on the ancestor pattern.
-Eigen::MatrixXd random_tree_spd(const ParentArray& lambda, std::uint64_t seed) {
-  const int n = static_cast<int>(lambda.size());
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    for (const int j : treedyn::path_to_root(lambda, i)) J(i, j) = uniform(rng);
-  }
-  Eigen::MatrixXd A = J.transpose() * J;
-  A.diagonal().array() += 1.0;
-  return A;
 }
 
 // max|L^T D L - A| / max|A| for the in-place LTDL factors F of A (D on the diagonal, unit-diagonal L
@@ -570,7 +557,7 @@ bool run_factorization(const TimingConfig& cfg, bool quick) {
       const int p = nearest_parameter(topology, target);
       const ParentArray lambda = topology.make(p);
       const std::string label = std::string(topology.name) + " " + topology.parameter + std::to_string(p);
-      const Eigen::MatrixXd A = random_tree_spd(lambda, seed++);
+      const Eigen::MatrixXd A = treedyn::random_tree_spd(lambda, seed++);  // A = J^T J + I on the pattern
       const BoolMatrix pattern = branch_pattern(lambda);
       rows.push_back(run_row<float>(topology, label, lambda, A, pattern, cfg));
       print_row(rows.back());

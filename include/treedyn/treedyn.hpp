@@ -9,6 +9,7 @@
 #include "treedyn/spatial/spatial.hpp"
 #include "treedyn/topology/topology.hpp"
 #include "treedyn/kernels/kernels.hpp"
+#include "treedyn/kernels/random_tree_matrix.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/joint.hpp"

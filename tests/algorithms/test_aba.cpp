@@ -7,7 +7,7 @@
 #include <Eigen/LU>
 
 #include "algorithms/aba_methods.hpp"
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"

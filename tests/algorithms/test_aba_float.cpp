@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "algorithms/aba_methods.hpp"
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/crba.hpp"
 

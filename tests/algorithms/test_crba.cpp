@@ -2,7 +2,7 @@
 // kinetic energy, exact branch-induced zeros, and the fixed-size model.
 #include <catch2/catch.hpp>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "reference/dense_dynamics.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
@@ -15,10 +15,8 @@ namespace {
 /// Entrywise agreement to c·n·ε·max|H|: both sides are sums of O(n) products of O(max|H|) terms.
 template <class T, class A, class B>
 void require_close(const A& actual, const B& reference, double scale, int n) {
-  const double tol = 64.0 * (n + 1) * eps<T>() * scale;
-  const double err = (actual.template cast<double>() - reference.template cast<double>()).cwiseAbs().maxCoeff();
-  INFO("max error " << err << ", tolerance " << tol);
-  REQUIRE(err <= tol);
+  REQUIRE(close_entrywise(actual.template cast<double>(), reference.template cast<double>(),
+                          tolerance<T>(64.0, n + 1, scale)));
 }
 
 }  // namespace
@@ -26,11 +24,8 @@ void require_close(const A& actual, const B& reference, double scale, int n) {
 TEMPLATE_TEST_CASE("crba equals the dense Σ Jᵢᵀ Iᵢ Jᵢ and has exactly the branch-induced zeros", "[crba]", float,
                    double) {
   using T = TestType;
-  int index = 0;
-  for (auto& c : robot_cases<T>()) {
-    INFO(c.name);
+  for_each_robot_state<T>(50, 700u, [](const RobotCase<T>& c, const State<T>& s) {
     Data<T> data(c.model);
-    const State<T> s = random_state(c.model, 700u + static_cast<unsigned>(index++));
     const auto& H = crba(c.model, data, s.q);
     // reference in double from the same (rounded) model, so only the algorithm's rounding is measured
     const Model<double> md = c.model.template cast<double>();
@@ -47,18 +42,15 @@ TEMPLATE_TEST_CASE("crba equals the dense Σ Jᵢᵀ Iᵢ Jᵢ and has exactly t
           REQUIRE(H(i, j) == T(0));
         }
       }
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("crba columns equal RNEA(q, 0, e_j) − RNEA(q, 0, 0); ½ q̇ᵀHq̇ is the kinetic energy", "[crba]",
                    float, double) {
   using T = TestType;
-  int index = 0;
-  for (auto& c : robot_cases<T>(20)) {
-    INFO(c.name);
+  for_each_robot_state<T>(20, 800u, [](const RobotCase<T>& c, const State<T>& s) {
     const int n = c.model.nv();
     Data<T> data(c.model);
-    const State<T> s = random_state(c.model, 800u + static_cast<unsigned>(index++));
     const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba(c.model, data, s.q);
     const Eigen::Matrix<T, Eigen::Dynamic, 1> zero = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(n);
     const Eigen::Matrix<T, Eigen::Dynamic, 1> g = rnea(c.model, data, s.q, zero, zero);
@@ -71,7 +63,7 @@ TEMPLATE_TEST_CASE("crba columns equal RNEA(q, 0, e_j) − RNEA(q, 0, 0); ½ q̇
     const double scale = 0.5 * static_cast<double>(s.qd.cwiseAbs().dot(H.cwiseAbs() * s.qd.cwiseAbs()));
     INFO("½ q̇ᵀHq̇ = " << quad << ", Σ ½ vᵀIv = " << ke);
     REQUIRE(std::abs(quad - ke) <= 64.0 * (n + 1) * eps<T>() * scale);
-  }
+  });
 }
 
 TEST_CASE("Model<double, 30> of the humanoid gives the same H as Model<double>", "[crba][fixed-size]") {
@@ -84,5 +76,5 @@ TEST_CASE("Model<double, 30> of the humanoid gives the same H as Model<double>",
   const Eigen::MatrixXd H1 = crba(dyn, d1, s.q);
   const Eigen::Matrix<double, 30, 30> H2 = crba(fixed, d2, s.q);
   const double ulp = std::numeric_limits<double>::epsilon() * H1.cwiseAbs().maxCoeff();
-  REQUIRE((H1 - H2).cwiseAbs().maxCoeff() <= 4 * ulp);
+  REQUIRE(close_entrywise(H1, H2, 4 * ulp));
 }

@@ -4,7 +4,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 
@@ -13,12 +13,9 @@ using namespace treedyn::test;
 
 TEMPLATE_TEST_CASE("forward_dynamics_crba inverts RNEA", "[forward_dynamics]", float, double) {
   using T = TestType;
-  int index = 0;
-  for (auto& c : robot_cases<T>()) {
-    INFO(c.name);
+  for_each_robot_state<T>(50, 1100u, [](const RobotCase<T>& c, const State<T>& s) {
     const int n = c.model.nv();
     Data<T> data(c.model);
-    const State<T> s = random_state(c.model, 1100u + static_cast<unsigned>(index++));
     const Eigen::Matrix<T, Eigen::Dynamic, 1> tau = rnea(c.model, data, s.q, s.qd, s.qdd);
     const Eigen::Matrix<T, Eigen::Dynamic, 1> qdd = forward_dynamics_crba(c.model, data, s.q, s.qd, tau);
     REQUIRE(data.factor_status.ok());
@@ -26,7 +23,7 @@ TEMPLATE_TEST_CASE("forward_dynamics_crba inverts RNEA", "[forward_dynamics]", f
     const double tol = 64.0 * (n + 1) * eps<T>() * kappa * (static_cast<double>(s.qdd.norm()) + 1.0);
     INFO("κ(H) = " << kappa);
     REQUIRE(static_cast<double>((qdd - s.qdd).norm()) <= tol);
-  }
+  });
 }
 
 TEST_CASE("float forward dynamics stays within c·n·ε·κ(H) of a long double run", "[forward_dynamics][float]") {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "reference/dense_dynamics.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
@@ -16,12 +16,9 @@ TEMPLATE_TEST_CASE("rnea: τ = H q̈ + C and agrees with the dense Newton–Eule
                    "[rnea]", float, double) {
   using T = TestType;
   using VecX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-  int index = 0;
-  for (auto& c : robot_cases<T>()) {
-    INFO(c.name);
+  for_each_robot_state<T>(50, 900u, [](const RobotCase<T>& c, const State<T>& s, int index) {
     const int n = c.model.nv();
     Data<T> data(c.model);
-    const State<T> s = random_state(c.model, 900u + static_cast<unsigned>(index++));
     const VecX tau = rnea(c.model, data, s.q, s.qd, s.qdd);
     const VecX C = bias(c.model, data, s.q, s.qd);
     const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba(c.model, data, s.q);
@@ -30,7 +27,7 @@ TEMPLATE_TEST_CASE("rnea: τ = H q̈ + C and agrees with the dense Newton–Eule
     const double tol = 64.0 * (n + 1) * eps<T>() * scale;
     REQUIRE(static_cast<double>((tau - (H * s.qdd + C)).cwiseAbs().maxCoeff()) <= tol);
 
-    Rng rng(5000u + static_cast<unsigned>(index));
+    Rng rng(5000u + static_cast<unsigned>(index + 1));
     std::vector<Force<T>> f_ext;
     std::vector<reference::Vec6<double>> f_ext_d;
     for (int i = 0; i < c.model.nbodies(); ++i) {
@@ -42,10 +39,10 @@ TEMPLATE_TEST_CASE("rnea: τ = H q̈ + C and agrees with the dense Newton–Eule
     const Eigen::VectorXd ref = reference::inverse_dynamics(md, s.q.template cast<double>(), s.qd.template cast<double>(),
                                                             s.qdd.template cast<double>(), f_ext_d);
     const double scale_ext = ref.cwiseAbs().maxCoeff() + scale;
-    REQUIRE((tau_ext.template cast<double>() - ref).cwiseAbs().maxCoeff() <= 64.0 * (n + 1) * eps<T>() * scale_ext);
+    REQUIRE(close_entrywise(tau_ext.template cast<double>(), ref, 64.0 * (n + 1) * eps<T>() * scale_ext));
     const VecX C_ext = bias(c.model, data, s.q, s.qd, f_ext);
     REQUIRE(static_cast<double>((tau_ext - (H * s.qdd + C_ext)).cwiseAbs().maxCoeff()) <= 64.0 * (n + 1) * eps<T>() * scale_ext);
-  }
+  });
 }
 
 TEMPLATE_TEST_CASE("a free-falling floating body needs no joint force", "[rnea]", float, double) {

@@ -1,6 +1,6 @@
 // Shared helpers for the model tests: single-joint models, dense oracles written from the definitions
 // (body placements by composing ^iX_λ(i) = XJ(q_i) X_T(i), body Jacobians, H = Σ Jᵢᵀ Iᵢ Jᵢ), the
-// body velocity read off crm(v) = −Ẋ X⁻¹, and epsilon-derived tolerances. Nothing here uses
+// body velocity read off crm(v) = −Ẋ X⁻¹. Tolerances come from support/tolerance.hpp. Nothing here uses
 // treedyn/algorithms (written concurrently): the oracles are deliberately naive and dense.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <Eigen/Dense>
 
 #include "support/random.hpp"
+#include "support/tolerance.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/spatial.hpp"
@@ -30,10 +31,8 @@ using V6 = treedyn::Vector6<T>;
 template <class T>
 using V3 = treedyn::Vector3<T>;
 
-template <class T>
-T eps() {
-  return std::numeric_limits<T>::epsilon();
-}
+using treedyn::test::close_entrywise;
+using treedyn::test::eps;
 
 /// The six joint types that move (fixed merges away).
 inline const std::vector<treedyn::JointType>& moving_types() {

@@ -171,25 +171,25 @@ TEST_CASE("fixed joints merge into the parent's inertia and stay named frames", 
   const M6<T> D_F2 = X_F2.motion_matrix() * D_F1;
   const M6<T> expected_IA =
       I_A.matrix() + D_F1.transpose() * I_F1.matrix() * D_F1 + D_F2.transpose() * I_F2.matrix() * D_F2;
-  CHECK((model.inertia(0).matrix() - expected_IA).cwiseAbs().maxCoeff() <= tol * expected_IA.cwiseAbs().maxCoeff());
+  CHECK(close_entrywise(model.inertia(0).matrix(), expected_IA, tol * expected_IA.cwiseAbs().maxCoeff()));
   CHECK(model.inertia(1).matrix() == I_C.matrix());
   CHECK(model.inertia(2).matrix() == I_D.matrix());  // B merged into the base: its inertia is gone
   // tree transforms continue through the merged bodies
   const M6<T> expected_XC = X_C.motion_matrix() * D_F2;
-  CHECK((model.tree_transform(1).motion_matrix() - expected_XC).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(model.tree_transform(1).motion_matrix(), expected_XC, tol));
   const M6<T> expected_XD = X_D.motion_matrix() * X_B.motion_matrix();
-  CHECK((model.tree_transform(2).motion_matrix() - expected_XD).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(model.tree_transform(2).motion_matrix(), expected_XD, tol));
   CHECK(model.tree_transform(0).motion_matrix() == X_A.motion_matrix());
   // frames
   const treedyn::Frame<T>& sensor = model.frame("sensor");
   CHECK(sensor.body == 0);
-  CHECK((sensor.placement.motion_matrix() - D_F1).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(sensor.placement.motion_matrix(), D_F1, tol));
   const treedyn::Frame<T>& tool = model.frame("tool");
   CHECK(tool.body == 0);
-  CHECK((tool.placement.motion_matrix() - D_F2).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(tool.placement.motion_matrix(), D_F2, tol));
   const treedyn::Frame<T>& plate = model.frame("base_plate");
   CHECK(plate.body == treedyn::no_parent);
-  CHECK((plate.placement.motion_matrix() - X_B.motion_matrix()).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(plate.placement.motion_matrix(), X_B.motion_matrix(), tol));
   CHECK(model.frame("C").body == 1);
   CHECK_THROWS_WITH(model.frame("nowhere"), Contains("nowhere"));
   // the prismatic axis was normalised

@@ -89,7 +89,7 @@ TEST_CASE("ModelBuilder::set_frame_placement moves a body's named frame, and the
   const double tol = 16 * eps<double>();
   const M6<double> sensor_expected = P.motion_matrix() * treedyn::xlt(V3<double>(0, 0, 0.1)).motion_matrix();
   CHECK(model.frame("sensor").body == 0);
-  CHECK((model.frame("sensor").placement.motion_matrix() - sensor_expected).cwiseAbs().maxCoeff() <= tol);
+  CHECK(close_entrywise(model.frame("sensor").placement.motion_matrix(), sensor_expected, tol));
   CHECK(model.frame("thigh").body == 1);
   CHECK(model.frame("thigh").placement.motion_matrix() == P.motion_matrix());
   CHECK(model.frame("foot").placement.motion_matrix() == M6<double>::Identity());

@@ -47,7 +47,7 @@ TEMPLATE_TEST_CASE("two_link: H matches its closed form", "[model][robots]", flo
       const T H00 = Ia + m2 * l2 * l2 / T(4) + Ib + m1 * (l2 * l2 + l1 * l1 / T(4) + l2 * l1 * c);
       const T H01 = Ib + m1 * (l1 * l1 / T(4) + l2 * l1 * c / T(2));
       const T H11 = Ib + m1 * l1 * l1 / T(4);
-      const T tol = T(64) * eps<T>() * H00;
+      const T tol = T(64 * eps<T>()) * H00;
       INFO("q = " << q.transpose());
       CHECK(std::abs(H(0, 0) - H00) <= tol);
       CHECK(std::abs(H(0, 1) - H01) <= tol);
@@ -87,7 +87,7 @@ TEMPLATE_TEST_CASE("pendulum: seed 001 §8 spheres", "[model][robots]", float, d
     CHECK(model.nq() == n);
     CHECK(model.nv() == n);
     CHECK(to_vector(model.parents()) == treedyn::topologies::chain(n));
-    CHECK(std::abs(total_mass(model) - T(n)) <= T(4) * eps<T>() * T(n));
+    CHECK(std::abs(total_mass(model) - T(n)) <= T(4 * eps<T>()) * T(n));
     CHECK(model.gravity() == V3<T>(T(0), T(-9.8), T(0)));
     const T r = T(6) / T(n);
     // at q = π/4 · e_0 (the whole pendulum straight, tilted towards +x) sphere k's centre is at
@@ -101,9 +101,9 @@ TEMPLATE_TEST_CASE("pendulum: seed 001 §8 spheres", "[model][robots]", float, d
       const V3<T> centre = world_point(X0[static_cast<std::size_t>(k)], I.com());
       const T dist = r + T(2) * r * T(k);
       const V3<T> expected(dist * std::sin(angle), T(10) - dist * std::cos(angle), T(0));
-      CHECK((centre - expected).cwiseAbs().maxCoeff() <= T(64) * eps<T>() * T(12));
+      CHECK(close_entrywise(centre, expected, T(64 * eps<T>()) * T(12)));
       const treedyn::Matrix3<T> Ic = I.I.matrix() + treedyn::skew(I.h) * treedyn::skew(I.com());
-      CHECK((Ic - T(0.4) * r * r * treedyn::Matrix3<T>::Identity()).cwiseAbs().maxCoeff() <= T(64) * eps<T>() * r * r);
+      CHECK(close_entrywise(Ic, T(0.4) * r * r * treedyn::Matrix3<T>::Identity(), T(64 * eps<T>()) * r * r));
       CHECK(model.joint(k).axis == V3<T>::UnitZ());
     }
   }

@@ -1,39 +1,30 @@
-// Shared helpers for the spatial tests: a small deterministic generator, random spatial objects, dense
-// oracles written straight from Featherstone's definitions, and epsilon-derived tolerances.
+// Shared helpers for the spatial tests: dense oracles written straight from Featherstone's definitions.
+// The random spatial objects (support/random.hpp) and the tolerances and entrywise comparison
+// (support/tolerance.hpp) are the ones every test uses.
 #pragma once
 
 #include <treedyn/spatial/spatial.hpp>
 
+#include "support/random.hpp"
+#include "support/tolerance.hpp"
+
 #include <Eigen/Dense>
 
 #include <cmath>
-#include <cstdint>
 #include <limits>
 
 namespace spatial_test {
 
-/// SplitMix64 (Steele, Lea, Flood 2014): deterministic, seedable, identical on every platform.
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31U);
-  }
-
-  /// Uniform in [lo, hi), computed in double (53 random bits) and then rounded to T.
-  template <class T>
-  T uniform(double lo = -1.0, double hi = 1.0) {
-    const double unit = static_cast<double>(next() >> 11U) * 0x1.0p-53;
-    return static_cast<T>(lo + (hi - lo) * unit);
-  }
-
- private:
-  std::uint64_t state_;
-};
+using treedyn::test::close_entrywise;
+using treedyn::test::random_articulated_inertia;
+using treedyn::test::random_matrix;
+using treedyn::test::random_rigid_inertia;
+using treedyn::test::random_rotation;
+using treedyn::test::random_transform;
+using treedyn::test::random_vec3;
+using treedyn::test::random_vec6;
+using treedyn::test::Rng;
+using treedyn::test::tolerance;
 
 template <class T>
 using V3 = treedyn::Vector3<T>;
@@ -43,79 +34,6 @@ template <class T>
 using V6 = treedyn::Vector6<T>;
 template <class T>
 using M6 = treedyn::Matrix6<T>;
-
-template <class T, int R, int C>
-Eigen::Matrix<T, R, C> random_matrix(Rng& rng, Eigen::Index rows = R, Eigen::Index cols = C) {
-  Eigen::Matrix<T, R, C> out(rows, cols);
-  for (Eigen::Index j = 0; j < cols; ++j)
-    for (Eigen::Index i = 0; i < rows; ++i) out(i, j) = rng.uniform<T>();
-  return out;
-}
-
-template <class T>
-V3<T> random_vec3(Rng& rng) {
-  return random_matrix<T, 3, 1>(rng);
-}
-
-template <class T>
-V6<T> random_vec6(Rng& rng) {
-  return random_matrix<T, 6, 1>(rng);
-}
-
-/// A rotation matrix from a random unit quaternion, built in T so it is orthonormal to T's precision.
-template <class T>
-M3<T> random_rotation(Rng& rng) {
-  using std::sqrt;
-  T a, b, c, d, n2;
-  do {
-    a = rng.uniform<T>();
-    b = rng.uniform<T>();
-    c = rng.uniform<T>();
-    d = rng.uniform<T>();
-    n2 = a * a + b * b + c * c + d * d;
-  } while (n2 < T(0.0625) || n2 > T(1));
-  const T n = sqrt(n2);
-  a /= n;
-  b /= n;
-  c /= n;
-  d /= n;
-  M3<T> R;
-  R << a * a + b * b - c * c - d * d, T(2) * (b * c - a * d), T(2) * (b * d + a * c),  //
-      T(2) * (b * c + a * d), a * a - b * b + c * c - d * d, T(2) * (c * d - a * b),    //
-      T(2) * (b * d - a * c), T(2) * (c * d + a * b), a * a - b * b - c * c + d * d;
-  return R;
-}
-
-template <class T>
-treedyn::Transform<T> random_transform(Rng& rng) {
-  return treedyn::Transform<T>{random_rotation<T>(rng), random_vec3<T>(rng)};
-}
-
-/// A physically valid rigid inertia: m in [0.5, 2], CoM in the unit cube, Ī_C = R diag R^T with
-/// principal moments satisfying the triangle inequality.
-template <class T>
-treedyn::RigidInertia<T> random_rigid_inertia(Rng& rng) {
-  const T mass = rng.uniform<T>(0.5, 2.0);
-  const V3<T> c = random_vec3<T>(rng);
-  // principal moments from a box with random sides: always satisfy the triangle inequality
-  const T x = rng.uniform<T>(0.2, 1.0), y = rng.uniform<T>(0.2, 1.0), z = rng.uniform<T>(0.2, 1.0);
-  const T k = mass / T(12);
-  V3<T> principal;
-  principal << k * (y * y + z * z), k * (x * x + z * z), k * (x * x + y * y);
-  const M3<T> R = random_rotation<T>(rng);
-  const M3<T> Ic = R * principal.asDiagonal() * R.transpose();
-  return treedyn::RigidInertia<T>::from_mass_com_inertia(mass, c, Ic);
-}
-
-/// A symmetric positive definite 6x6 (an articulated inertia): B^T B + 1/2.
-template <class T>
-treedyn::ArticulatedInertia<T> random_articulated_inertia(Rng& rng) {
-  const M6<T> B = random_matrix<T, 6, 6>(rng);
-  M6<T> M = B.transpose() * B;
-  M.diagonal().array() += T(0.5);
-  M = (T(0.5) * (M + M.transpose())).eval();
-  return treedyn::ArticulatedInertia<T>{M};
-}
 
 /// Dense Featherstone matrices written straight from the book (oracles, independent of transform.hpp).
 template <class T>
@@ -171,20 +89,8 @@ Eigen::Matrix<T, 6, Eigen::Dynamic> dense_times(const M6<T>& D, const Eigen::Mat
 template <class T>
 using MatX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 
-/// max |a - b| entrywise; the arguments are evaluated into dynamic matrices first so that only one
-/// reduction per scalar type is instantiated (keeps the test TUs quick to compile).
-template <class T>
-T max_abs_diff_impl(const MatX<T>& a, const MatX<T>& b) {
-  if (a.rows() != b.rows() || a.cols() != b.cols()) return std::numeric_limits<T>::infinity();
-  return (a - b).cwiseAbs().maxCoeff();
-}
-
-template <class Derived1, class Derived2>
-typename Derived1::Scalar max_abs_diff(const Eigen::MatrixBase<Derived1>& a, const Eigen::MatrixBase<Derived2>& b) {
-  using T = typename Derived1::Scalar;
-  return max_abs_diff_impl<T>(MatX<T>(a), MatX<T>(b));
-}
-
+/// max |a| entrywise; the argument is evaluated into a dynamic matrix first so that only one reduction
+/// per scalar type is instantiated (keeps the test TUs quick to compile).
 template <class T>
 T max_abs_impl(const MatX<T>& a) {
   return a.cwiseAbs().maxCoeff();
@@ -196,12 +102,6 @@ typename Derived::Scalar max_abs(const Eigen::MatrixBase<Derived>& a) {
   return max_abs_impl<T>(MatX<T>(a));
 }
 
-/// Tolerance = k · ε(T) · scale, where scale bounds the magnitudes entering the computation.
-template <class T>
-T tol(const T& scale, int k = 16) {
-  return T(k) * std::numeric_limits<T>::epsilon() * scale;
-}
-
 /// Printable as double for Catch2's CAPTURE/INFO (long double prints fine too, but keep one format).
 template <class T>
 double as_double(const T& x) {
@@ -209,15 +109,6 @@ double as_double(const T& x) {
 }
 
 }  // namespace spatial_test
-
-/// CHECK that two matrices agree entrywise within a tolerance, reporting the error and the tolerance.
-#define SPATIAL_CHECK_CLOSE(a, b, tolerance)                                                               \
-  do {                                                                                                     \
-    const double spatial_err = static_cast<double>(spatial_test::max_abs_diff((a), (b)));                 \
-    const double spatial_tol = static_cast<double>(tolerance);                                             \
-    INFO(#a " vs " #b ": error " << spatial_err << ", tolerance " << spatial_tol);                         \
-    CHECK(spatial_err <= spatial_tol);                                                                     \
-  } while (false)
 
 /// CHECK that a scalar is within a tolerance of another.
 #define SPATIAL_CHECK_NEAR(a, b, tolerance)                                                                \

@@ -34,30 +34,30 @@ TEMPLATE_TEST_CASE("rigid inertia transforms equal the dense congruences; kineti
     // (a) I_B = X* I_A X^-1 (force-side congruence), and back: X^T I_B X = I_A in A coordinates.
     const RigidInertia<T> IB = treedyn::apply_inertia(X, IA);
     CHECK(IB.m == IA.m);
-    SPATIAL_CHECK_CLOSE(IB.matrix(), (Dforce * IA.matrix() * Dinv).eval(), tol(s * sx, 32));
-    SPATIAL_CHECK_CLOSE(IB.h, (X.E * (IA.h - IA.m * X.r)).eval(), tol(s, 8));
+    CHECK(close_entrywise(IB.matrix(), (Dforce * IA.matrix() * Dinv).eval(), tolerance<T>(32, 1, s * sx)));
+    CHECK(close_entrywise(IB.h, (X.E * (IA.h - IA.m * X.r)).eval(), tolerance<T>(8, 1, s)));
     const RigidInertia<T> back = treedyn::apply_transpose_inertia(X, IB);
-    SPATIAL_CHECK_CLOSE(back.matrix(), IA.matrix(), tol(s * sx, 32));
+    CHECK(close_entrywise(back.matrix(), IA.matrix(), tolerance<T>(32, 1, s * sx)));
     const RigidInertia<T> IB2 = random_rigid_inertia<T>(rng);
-    SPATIAL_CHECK_CLOSE(treedyn::apply_transpose_inertia(X, IB2).matrix(),
-                        (D.transpose() * IB2.matrix() * D).eval(), tol(inertia_scale(IB2) * sx * sx, 32));
+    CHECK(close_entrywise(treedyn::apply_transpose_inertia(X, IB2).matrix(),
+                        (D.transpose() * IB2.matrix() * D).eval(), tolerance<T>(32, 1, inertia_scale(IB2) * sx * sx)));
     // The transpose form equals the forward form with the inverse transform.
-    SPATIAL_CHECK_CLOSE(treedyn::apply_transpose_inertia(X, IB2).matrix(),
-                        treedyn::apply_inertia(X.inverse(), IB2).matrix(), tol(inertia_scale(IB2) * sx * sx, 32));
+    CHECK(close_entrywise(treedyn::apply_transpose_inertia(X, IB2).matrix(),
+                        treedyn::apply_inertia(X.inverse(), IB2).matrix(), tolerance<T>(32, 1, inertia_scale(IB2) * sx * sx)));
     // Table 2.8's Ī' = E (Ī + r×h× + (h - m r)× r×) E^T, written out with skew matrices.
     const M3<T> rx = skew_oracle(X.r), hx = skew_oracle(IA.h), hmrx = skew_oracle<T>(IA.h - IA.m * X.r);
     const M3<T> Ibar = X.E * (IA.I.matrix() + rx * hx + hmrx * rx) * X.E.transpose();
-    SPATIAL_CHECK_CLOSE(IB.I.matrix(), Ibar, tol(s, 16));
+    CHECK(close_entrywise(IB.I.matrix(), Ibar, tolerance<T>(16, 1, s)));
 
     // (b) ½ (X v)^T I_B (X v) = ½ v^T I_A v; and the force I_B (X v) = X* (I_A v).
     const V6<T> v = random_vec6<T>(rng);
     const V6<T> Xv = X.apply_motion(v);
-    SPATIAL_CHECK_NEAR(IB.kinetic_energy(Xv), IA.kinetic_energy(v), tol(s * sx * T(6), 16));
-    SPATIAL_CHECK_CLOSE(IB.apply(Xv), X.apply_force(IA.apply(v)), tol(s * sx * T(2), 16));
+    SPATIAL_CHECK_NEAR(IB.kinetic_energy(Xv), IA.kinetic_energy(v), tolerance<T>(16, 1, s * sx * T(6)));
+    CHECK(close_entrywise(IB.apply(Xv), X.apply_force(IA.apply(v)), tolerance<T>(16, 1, s * sx * T(2))));
 
     // Composite inertia: transforming a sum is the sum of the transforms.
     const RigidInertia<T> sum_then = treedyn::apply_inertia(X, IA + IB2);
     const RigidInertia<T> then_sum = treedyn::apply_inertia(X, IA) + treedyn::apply_inertia(X, IB2);
-    SPATIAL_CHECK_CLOSE(sum_then.matrix(), then_sum.matrix(), tol((inertia_scale(IA) + inertia_scale(IB2)) * sx * sx, 16));
+    CHECK(close_entrywise(sum_then.matrix(), then_sum.matrix(), tolerance<T>(16, 1, (inertia_scale(IA) + inertia_scale(IB2)) * sx * sx)));
   }
 }

@@ -31,10 +31,10 @@ TEMPLATE_TEST_CASE("rotx, roty, rotz are Featherstone's coordinate rotations", "
     Rz << c, -s, T(0), s, c, T(0), T(0), T(0), T(1);  // active rotation of a vector about z
     const Transform<T> X = treedyn::rotx(theta), Y = treedyn::roty(theta), Z = treedyn::rotz(theta);
     const T eps = std::numeric_limits<T>::epsilon();
-    SPATIAL_CHECK_CLOSE(X.E, Ex, eps);
-    SPATIAL_CHECK_CLOSE(Y.E, Ey, eps);
-    SPATIAL_CHECK_CLOSE(Z.E, Ez, eps);
-    SPATIAL_CHECK_CLOSE(Z.E, Rz.transpose(), eps);  // rotz(θ) has E = Rz(θ)^T
+    CHECK(close_entrywise(X.E, Ex, eps));
+    CHECK(close_entrywise(Y.E, Ey, eps));
+    CHECK(close_entrywise(Z.E, Ez, eps));
+    CHECK(close_entrywise(Z.E, Rz.transpose(), eps));  // rotz(θ) has E = Rz(θ)^T
     CHECK(X.r.isZero(T(0)));
     CHECK(Y.r.isZero(T(0)));
     CHECK(Z.r.isZero(T(0)));
@@ -42,10 +42,10 @@ TEMPLATE_TEST_CASE("rotx, roty, rotz are Featherstone's coordinate rotations", "
     M6<T> dense = M6<T>::Zero();
     dense.template topLeftCorner<3, 3>() = Ez;
     dense.template bottomRightCorner<3, 3>() = Ez;
-    SPATIAL_CHECK_CLOSE(Z.motion_matrix(), dense, eps);
+    CHECK(close_entrywise(Z.motion_matrix(), dense, eps));
     // A vector fixed along A's x axis, seen from B (rotated by θ about z), has coordinates (c, -s, 0).
     const V3<T> ex_in_B = Z.E * V3<T>::UnitX();
-    SPATIAL_CHECK_CLOSE(ex_in_B, V3<T>(c, -s, T(0)), eps);
+    CHECK(close_entrywise(ex_in_B, V3<T>(c, -s, T(0)), eps));
   }
 }
 
@@ -63,29 +63,29 @@ TEMPLATE_TEST_CASE("xlt, rot and transform_from match their dense definitions", 
     const Transform<T> L = treedyn::xlt(p);
     M6<T> dense_xlt = M6<T>::Identity();
     dense_xlt.template bottomLeftCorner<3, 3>() = -skew_oracle(p);
-    SPATIAL_CHECK_CLOSE(L.motion_matrix(), dense_xlt, T(0));
+    CHECK(close_entrywise(L.motion_matrix(), dense_xlt, T(0)));
     const V6<T> moved = L.apply_motion(m);
     const V3<T> w = m.template head<3>(), vO = m.template tail<3>();
-    SPATIAL_CHECK_CLOSE(moved.template head<3>(), w, T(0));
-    SPATIAL_CHECK_CLOSE(moved.template tail<3>(), vO + w.cross(p), tol(scale, 4));
+    CHECK(close_entrywise(moved.template head<3>(), w, T(0)));
+    CHECK(close_entrywise(moved.template tail<3>(), vO + w.cross(p), tolerance<T>(4, 1, scale)));
 
     // rot(E): (E, 0).
     const Transform<T> Rt = treedyn::rot(R.transpose());
-    SPATIAL_CHECK_CLOSE(Rt.E, R.transpose(), T(0));
+    CHECK(close_entrywise(Rt.E, R.transpose(), T(0)));
     CHECK(Rt.r.isZero(T(0)));
 
     // transform_from(R, p) = rot(R^T) · xlt(p) = (R^T, p); the child axes (columns of R) map to unit vectors.
     const Transform<T> F = treedyn::transform_from(R, p);
-    SPATIAL_CHECK_CLOSE(F.E, R.transpose(), T(0));
-    SPATIAL_CHECK_CLOSE(F.r, p, T(0));
+    CHECK(close_entrywise(F.E, R.transpose(), T(0)));
+    CHECK(close_entrywise(F.r, p, T(0)));
     const Transform<T> composed = Rt * L;
-    SPATIAL_CHECK_CLOSE(composed.E, F.E, tol(T(1), 4));
-    SPATIAL_CHECK_CLOSE(composed.r, F.r, tol(transform_scale(F), 4));
+    CHECK(close_entrywise(composed.E, F.E, tolerance<T>(4, 1, T(1))));
+    CHECK(close_entrywise(composed.r, F.r, tolerance<T>(4, 1, transform_scale(F))));
     M6<T> dense_rot = M6<T>::Zero();
     dense_rot.template topLeftCorner<3, 3>() = R.transpose();
     dense_rot.template bottomRightCorner<3, 3>() = R.transpose();
-    SPATIAL_CHECK_CLOSE(F.motion_matrix(), dense_rot * dense_xlt, tol(transform_scale(F), 8));
-    SPATIAL_CHECK_CLOSE(F.E * R.col(1), V3<T>::UnitY(), tol(T(1), 8));
+    CHECK(close_entrywise(F.motion_matrix(), dense_rot * dense_xlt, tolerance<T>(8, 1, transform_scale(F))));
+    CHECK(close_entrywise(F.E * R.col(1), V3<T>::UnitY(), tolerance<T>(8, 1, T(1))));
   }
 }
 
@@ -101,17 +101,17 @@ TEMPLATE_TEST_CASE("inverse and composition (algorithms.md 1.1 checks a, c)", "[
 
     // (a) inverse(X) · X = identity to ≤ 10 ε (relative to the translation's size), both orders.
     const Transform<T> left = X1.inverse() * X1, right = X1 * X1.inverse();
-    SPATIAL_CHECK_CLOSE(left.E, M3<T>::Identity(), tol(T(1), 10));
-    SPATIAL_CHECK_CLOSE(left.r, V3<T>::Zero(), tol(s1, 10));
-    SPATIAL_CHECK_CLOSE(right.E, M3<T>::Identity(), tol(T(1), 10));
-    SPATIAL_CHECK_CLOSE(right.r, V3<T>::Zero(), tol(s1, 10));
-    SPATIAL_CHECK_CLOSE(X1.inverse().motion_matrix(), dense_motion(X1).inverse().eval(), tol(s1 * s1, 16));
+    CHECK(close_entrywise(left.E, M3<T>::Identity(), tolerance<T>(10, 1, T(1))));
+    CHECK(close_entrywise(left.r, V3<T>::Zero(), tolerance<T>(10, 1, s1)));
+    CHECK(close_entrywise(right.E, M3<T>::Identity(), tolerance<T>(10, 1, T(1))));
+    CHECK(close_entrywise(right.r, V3<T>::Zero(), tolerance<T>(10, 1, s1)));
+    CHECK(close_entrywise(X1.inverse().motion_matrix(), dense_motion(X1).inverse().eval(), tolerance<T>(16, 1, s1 * s1)));
 
     // (c) dense(compose(X2, X1)) = dense(X2) · dense(X1); composition is associative.
-    SPATIAL_CHECK_CLOSE((X2 * X1).motion_matrix(), (dense_motion(X2) * dense_motion(X1)).eval(), tol(s1 * s2, 16));
+    CHECK(close_entrywise((X2 * X1).motion_matrix(), (dense_motion(X2) * dense_motion(X1)).eval(), tolerance<T>(16, 1, s1 * s2)));
     const Transform<T> a = (X3 * X2) * X1, b = X3 * (X2 * X1);
-    SPATIAL_CHECK_CLOSE(a.E, b.E, tol(T(1), 16));
-    SPATIAL_CHECK_CLOSE(a.r, b.r, tol(s1 + s2 + s3, 16));
+    CHECK(close_entrywise(a.E, b.E, tolerance<T>(16, 1, T(1))));
+    CHECK(close_entrywise(a.r, b.r, tolerance<T>(16, 1, s1 + s2 + s3)));
 
     // identity is neutral, exactly.
     CHECK((I6 * X1).E == X1.E);
@@ -130,9 +130,9 @@ TEMPLATE_TEST_CASE("power invariance (X* f)^T (X m) = f^T m (algorithms.md 1.1 c
     const V6<T> m = random_vec6<T>(rng), f = random_vec6<T>(rng);
     const T s = transform_scale(X);
     const T power_B = X.apply_force(f).dot(X.apply_motion(m));
-    SPATIAL_CHECK_NEAR(power_B, f.dot(m), tol(T(6) * s * s, 8));
+    SPATIAL_CHECK_NEAR(power_B, f.dot(m), tolerance<T>(8, 1, T(6) * s * s));
     // and the transpose pairs with the motion transform: (X^T f)^T m = f^T (X m).
-    SPATIAL_CHECK_NEAR(X.apply_inverse_force(f).dot(m), f.dot(X.apply_motion(m)), tol(T(6) * s * s, 8));
+    SPATIAL_CHECK_NEAR(X.apply_inverse_force(f).dot(m), f.dot(X.apply_motion(m)), tolerance<T>(8, 1, T(6) * s * s));
   }
 }
 

@@ -28,10 +28,10 @@ void check_applies_against_dense(const Transform<T>& X, const Arg& arg) {
   const T s = transform_scale(X);
   const T scale = s * max_abs(arg);
   const M6<T> Dt = D.transpose();
-  SPATIAL_CHECK_CLOSE(X.apply_motion(arg), dense_times(D, arg), tol(scale, 8));
-  SPATIAL_CHECK_CLOSE(X.apply_force(arg), dense_times(Dforce, arg), tol(s * scale, 16));
-  SPATIAL_CHECK_CLOSE(X.apply_inverse_force(arg), dense_times(Dt, arg), tol(scale, 8));
-  SPATIAL_CHECK_CLOSE(X.apply_inverse_motion(arg), dense_times(Dinv, arg), tol(s * scale, 16));
+  CHECK(close_entrywise(X.apply_motion(arg), dense_times(D, arg), tolerance<T>(8, 1, scale)));
+  CHECK(close_entrywise(X.apply_force(arg), dense_times(Dforce, arg), tolerance<T>(16, 1, s * scale)));
+  CHECK(close_entrywise(X.apply_inverse_force(arg), dense_times(Dt, arg), tolerance<T>(8, 1, scale)));
+  CHECK(close_entrywise(X.apply_inverse_motion(arg), dense_times(Dinv, arg), tolerance<T>(16, 1, s * scale)));
 }
 }  // namespace
 
@@ -43,9 +43,9 @@ TEMPLATE_TEST_CASE("apply functions equal the dense transforms, for vectors and 
     const Transform<T> X = random_transform<T>(rng);
     const T s = transform_scale(X);
     // the dense accessors
-    SPATIAL_CHECK_CLOSE(X.motion_matrix(), dense_motion(X), tol(s, 4));
-    SPATIAL_CHECK_CLOSE(X.force_matrix(), dense_force(X), tol(s * s, 16));
-    SPATIAL_CHECK_CLOSE(X.force_matrix(), X.inverse().motion_matrix().transpose().eval(), tol(s, 4));
+    CHECK(close_entrywise(X.motion_matrix(), dense_motion(X), tolerance<T>(4, 1, s)));
+    CHECK(close_entrywise(X.force_matrix(), dense_force(X), tolerance<T>(16, 1, s * s)));
+    CHECK(close_entrywise(X.force_matrix(), X.inverse().motion_matrix().transpose().eval(), tolerance<T>(4, 1, s)));
 
     const V6<T> v = random_vec6<T>(rng);
     const Eigen::Matrix<T, 6, 3> S3 = random_matrix<T, 6, 3>(rng);

@@ -8,6 +8,7 @@
 
 #include "support/random.hpp"
 #include "treedyn/fwd.hpp"
+#include "treedyn/kernels/random_tree_matrix.hpp"
 
 namespace treedyn::test {
 
@@ -35,24 +36,11 @@ inline Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> lower_pattern(const s
   return p;
 }
 
-/// A symmetric positive-definite matrix with exactly the branch-induced pattern of lambda, built in
-/// double as A = Jᵀ J + I with J lower triangular on the ancestor pattern (so A fits Featherstone (2005) eq. 6),
-/// then rounded to Scalar. Off-pattern entries are exactly zero.
+/// A symmetric positive-definite matrix with exactly the branch-induced pattern of lambda
+/// (treedyn::random_tree_spd, drawing from the test's generator).
 template <class Scalar>
 MatrixX<Scalar> random_tree_spd(const std::vector<int>& lambda, Rng& rng) {
-  const int n = static_cast<int>(lambda.size());
-  MatrixX<double> J = MatrixX<double>::Zero(n, n);
-  for (int i = 0; i < n; ++i) {
-    J(i, i) = rng.uniform(0.5, 1.5);
-    for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) J(i, j) = rng.uniform(-0.5, 0.5);
-  }
-  MatrixX<double> A = J.transpose() * J;
-  A.diagonal().array() += 1.0;
-  const auto pattern = lower_pattern(lambda);
-  for (int j = 0; j < n; ++j)  // remove rounding noise: off-pattern entries are exact zeros
-    for (int i = j; i < n; ++i)
-      if (!pattern(i, j)) A(i, j) = A(j, i) = 0.0;
-  return A.cast<Scalar>();
+  return treedyn::random_tree_spd<Scalar>(lambda, rng.generator());
 }
 
 /// Dense lower-triangular matrix holding the factor stored in the lower triangle of F on lambda's

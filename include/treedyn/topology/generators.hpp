@@ -47,6 +47,11 @@ class SplitMix64 {
     return static_cast<int>(next() % static_cast<std::uint64_t>(bound));
   }
 
+  /// A double in [lo, hi) from the top 53 bits of one draw: exact, portable, the same on every platform.
+  constexpr double uniform(double lo, double hi) noexcept {
+    return lo + (hi - lo) * (static_cast<double>(next() >> 11) * 0x1.0p-53);
+  }
+
  private:
   std::uint64_t state_;
 };

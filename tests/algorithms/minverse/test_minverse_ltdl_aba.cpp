@@ -12,7 +12,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "support/tree_matrices.hpp"

@@ -14,7 +14,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
@@ -58,14 +58,11 @@ using VectorX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 /// Runs f(case, data, workspace, random state) on every case, the state seeded from `seed` + case index.
 template <class T, class F>
 void for_each_case(int random_trees, unsigned seed, F&& f) {
-  unsigned index = 0;
-  for (auto& c : schur_cases<T>(random_trees)) {
-    INFO(c.name);
+  for_each_robot_state<T>(schur_cases<T>(random_trees), seed, [&f](const RobotCase<T>& c, const State<T>& s) {
     Data<T> data(c.model);
     SchurWorkspace<T> ws(c.model);
-    const State<T> s = random_state(c.model, seed + index++);
     f(c, data, ws, s);
-  }
+  });
 }
 
 }  // namespace

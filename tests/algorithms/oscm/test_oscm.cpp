@@ -12,7 +12,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/random.hpp"
 #include "support/tolerance.hpp"

@@ -19,7 +19,7 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 
-#include "algorithms/robot_cases.hpp"
+#include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"

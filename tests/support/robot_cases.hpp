@@ -1,8 +1,14 @@
-// The models every algorithm test runs over: the ready-made robots and 50 seeded random trees.
+// The models every algorithm test runs over: the ready-made robots and seeded random trees, each with a
+// seeded random state (for_each_robot_state).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include <Eigen/Core>
 
@@ -49,6 +55,28 @@ State<T> random_state(const Model<T, N>& model, std::uint64_t seed) {
   s.qd = rng.matrix<T>(model.nv(), 1);
   s.qdd = rng.matrix<T>(model.nv(), 1);
   return s;
+}
+
+/// Runs f(case, state) on every case, the state drawn by random_state(case.model, seed + index) where
+/// index counts the cases from 0; f may take the index as a third argument. The case's name is INFO.
+template <class T, class F>
+void for_each_robot_state(const std::vector<RobotCase<T>>& cases, std::uint64_t seed, F&& f) {
+  int index = 0;
+  for (const RobotCase<T>& c : cases) {
+    INFO(c.name);
+    const State<T> s = random_state(c.model, seed + static_cast<std::uint64_t>(index));
+    if constexpr (std::is_invocable_v<F&, const RobotCase<T>&, const State<T>&, int>)
+      f(c, s, index);
+    else
+      f(c, s);
+    ++index;
+  }
+}
+
+/// for_each_robot_state over robot_cases<T>(random_trees).
+template <class T, class F>
+void for_each_robot_state(int random_trees, std::uint64_t seed, F&& f) {
+  for_each_robot_state<T>(robot_cases<T>(random_trees), seed, std::forward<F>(f));
 }
 
 }  // namespace treedyn::test

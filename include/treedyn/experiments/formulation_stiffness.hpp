@@ -1,4 +1,7 @@
-// formulation_stiffness/study.hpp: the computations behind examples/formulation_stiffness and tests/study.
+// treedyn/experiments/formulation_stiffness.hpp: the computations behind examples/formulation_stiffness
+// and tests/study. An optional header, outside the umbrella treedyn/treedyn.hpp: it integrates with
+// Boost.Odeint (header-only), so a program that includes it needs Boost's headers on its include path
+// (CMake: find_package(Boost) and link Boost::headers); nothing else in treedyn depends on Boost.
 //
 // Ascher, Pai & Cloutier (1996): U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods,
 // and Formulation Stiffness in Robot Simulation" (see docs/references.md); the setups are its Examples 2–3

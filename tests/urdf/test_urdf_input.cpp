@@ -61,6 +61,37 @@ TEST_CASE("urdf: every bad input is rejected, naming the file and the element", 
     CHECK_THROWS_WITH(build_model("<notarobot/>"), Contains("<string>: no <robot> element"));
     CHECK_THROWS_WITH(build_model(robot("")), Contains("the robot has no <link>"));
   }
+  SECTION("text that is not UTF-8 is refused before the XML parser sees it, naming the byte") {
+    const std::string good = robot(link("a"));
+    const std::string head = good.substr(0, good.rfind("</robot>"));
+    // a multi-byte sequence cut off by the end of the text (the parser would read past it)
+    CHECK_THROWS_WITH(build_model(good + "\xE5"), Contains("<string>: malformed XML: not UTF-8") &&
+                                                    Contains("at byte " + std::to_string(good.size())));
+    // a byte that never occurs in UTF-8, an overlong form, a surrogate, a stray continuation byte
+    for (const char* bad : {"\xFF", "\xC0\xAF", "\xED\xA0\x80", "\x80"})
+      CHECK_THROWS_WITH(build_model(head + bad + "</robot>"), Contains("at byte " + std::to_string(head.size())));
+    // a NUL inside the text
+    CHECK_THROWS_WITH(build_model(head + std::string(1, '\0') + "</robot>"), Contains("not UTF-8"));
+    // well-formed multi-byte text (2, 3 and 4 bytes) is accepted
+    const std::string name = "\xC3\xA9\xE2\x82\xAC\xF0\x9F\xA4\x96";
+    CHECK(build_model(robot(link("a") + link(name) + joint("j", "continuous", "a", name))).nbodies() == 1);
+  }
+  SECTION("a '%' is refused outside file names: urdfdom would pass it to printf as a format") {
+    // urdfdom would log "Unable to parse component [%n…]" with the text as the format
+    const std::string bad_origin = "<link name=\"b\"><inertial><origin xyz=\"0 %n 0\"/><mass value=\"1\"/>"
+                                   "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
+                                   "</inertial></link>";
+    CHECK_THROWS_WITH(build_model(robot(link("a") + bad_origin + joint("j", "continuous", "a", "b"))),
+                      Contains("<string>: <origin> attribute 'xyz' = '0 %n 0': a '%' is not accepted"));
+    CHECK_THROWS_WITH(build_model(robot(link("a") + link("b%s") + joint("j", "continuous", "a", "b%s"))),
+                      Contains("<link> attribute 'name' = 'b%s'"));
+    // a '%' where urdfdom never logs it (a mesh file name) loads as usual
+    const std::string mesh = "<link name=\"b\"><inertial><origin xyz=\"0 0.1 0\"/><mass value=\"1\"/>"
+                             "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial>"
+                             "<visual><geometry><mesh filename=\"package://r/my%20mesh.stl\"/></geometry></visual>"
+                             "</link>";
+    CHECK(build_model(robot(link("a") + mesh + joint("j", "continuous", "a", "b"))).nbodies() == 1);
+  }
   SECTION("a joint whose parent or child link does not exist") {
     CHECK_THROWS_WITH(build_model(robot(ab + joint("j1", "continuous", "nope", "b"))),
                       Contains("<string>: joint 'j1': parent link 'nope' does not exist"));

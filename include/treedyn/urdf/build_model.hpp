@@ -28,8 +28,11 @@
 //   Cost: O(links · log links) after parsing; allocates (setup only, never in the hot algorithms).
 //
 // Steps (labels used in the code)
-//   P1  read the text: the file (or the string itself); refuse absurd nesting before any recursive parse
-//   P2  parse the XML; list the joints in document order; check names, parents, children, loops, mimic
+//   P1  read the text: the file (or the string itself); refuse text that is not UTF-8 (or holds a NUL) and
+//       absurd nesting before any recursive parse: TinyXML trusts a UTF-8 lead byte's length and would
+//       read past the end of a truncated sequence
+//   P2  parse the XML; refuse '%' outside file names (urdfdom logs some values as printf formats); list
+//       the joints in document order; check names, parents, children, loops, mimic
 //   P3  let urdfdom parse the elements (poses, inertials, axes, limits), capturing its log
 //   P4  order the links (parents first, file order otherwise) and add one body per link:
 //         joint frame J: URDF <origin> (xyz, rpy) is the pose of J in the parent link frame, so
@@ -118,6 +121,40 @@ inline int nesting_bound(const std::string& xml) noexcept {
   return deepest;
 }
 
+/// P1: the byte offset of the first byte that does not belong to well-formed UTF-8 (RFC 3629: no overlong
+/// forms, no surrogates, nothing above U+10FFFF), or of the first NUL (XML 1.0 allows no U+0000); npos if
+/// the text is clean.
+inline std::size_t first_invalid_utf8(const std::string& text) noexcept {
+  const auto byte = [&text](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  std::size_t k = 0;
+  while (k < text.size()) {
+    const unsigned char lead = byte(k);
+    if (lead == 0) return k;
+    if (lead < 0x80) { ++k; continue; }
+    // the sequence's length and the range its second byte must lie in (the rest are 0x80–0xBF)
+    std::size_t length = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) lo = 0xA0;  // no overlong form
+      if (lead == 0xED) hi = 0x9F;  // no surrogate
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) lo = 0x90;  // no overlong form
+      if (lead == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
+    } else {
+      return k;  // a continuation byte without a lead, C0/C1 (overlong) or F5–FF
+    }
+    if (text.size() - k < length) return k;  // truncated at the end of the text
+    if (byte(k + 1) < lo || byte(k + 1) > hi) return k;
+    for (std::size_t c = 2; c < length; ++c)
+      if (byte(k + c) < 0x80 || byte(k + c) > 0xBF) return k;
+    k += length;
+  }
+  return std::string::npos;
+}
+
 /// One URDF joint as written in the file (P2).
 struct JointEntry {
   std::string name, parent, child;
@@ -137,8 +174,29 @@ inline const char* attribute_or_empty(const TiXmlElement* e, const char* name) {
   return a ? a : "";
 }
 
+/// P2: a '%' is refused in every attribute but a file name: urdfdom would pass it to printf as a format
+/// when it reports the value (a name, a malformed number). Depth-first in document order, so the first
+/// offending attribute is named; iterative, so deep documents cannot overflow the stack.
+inline void reject_percent_outside_file_names(const TiXmlElement* root, const std::string& source) {
+  std::vector<const TiXmlElement*> pending{root};
+  while (!pending.empty()) {
+    const TiXmlElement* e = pending.back();
+    pending.pop_back();
+    for (const TiXmlAttribute* a = e->FirstAttribute(); a; a = a->Next())
+      if (std::string(a->Value()).find('%') != std::string::npos && std::string(a->Name()) != "filename")
+        fail(source, std::string("<") + e->Value() + "> attribute '" + a->Name() + "' = '" + a->Value() +
+                         "': a '%' is not accepted outside file names");
+    const std::size_t first_child = pending.size();  // children pushed last-first: popped in document order
+    for (const TiXmlElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) pending.push_back(c);
+    std::reverse(pending.begin() + static_cast<std::ptrdiff_t>(first_child), pending.end());
+  }
+}
+
 inline Structure read_structure(const std::string& xml, const std::string& source) {
   // P1
+  if (const std::size_t at = first_invalid_utf8(xml); at != std::string::npos)
+    fail(source, "malformed XML: not UTF-8 text (a NUL or an invalid UTF-8 sequence at byte " + std::to_string(at) +
+                     ")");
   if (nesting_bound(xml) > max_nesting)
     fail(source, "malformed XML: elements nested deeper than " + std::to_string(max_nesting) + " levels");
   // P2
@@ -149,6 +207,7 @@ inline Structure read_structure(const std::string& xml, const std::string& sourc
                      ", column " + std::to_string(doc.ErrorCol()) + ")");
   const TiXmlElement* robot = doc.FirstChildElement("robot");
   if (!robot) fail(source, "no <robot> element");
+  reject_percent_outside_file_names(robot, source);
   Structure s;
   std::set<std::string> link_set, joint_set;
   for (const TiXmlElement* l = robot->FirstChildElement("link"); l; l = l->NextSiblingElement("link")) {
@@ -218,9 +277,14 @@ inline Structure read_structure(const std::string& xml, const std::string& sourc
 inline ::urdf::ModelInterfaceSharedPtr parse_elements(const std::string& xml, const std::string& source) {
   ::urdf::ModelInterfaceSharedPtr model;
   std::string errors;
+  // urdfdom builds some log messages from the file's text and hands them to console_bridge as printf
+  // formats, so it must never see a '%'. read_structure admitted '%' only in file names (meshes), which
+  // treedyn does not read: urdfdom parses a copy with those replaced.
+  std::string text = xml;
+  std::replace(text.begin(), text.end(), '%', '_');
   try {
     LogCapture capture;
-    model = ::urdf::parseURDF(xml);
+    model = ::urdf::parseURDF(text);
     errors = capture.errors();
   } catch (const std::exception& e) {
     fail(source, std::string("urdfdom: ") + e.what());

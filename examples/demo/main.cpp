@@ -557,7 +557,7 @@ bool run_factorization(const TimingConfig& cfg, bool quick) {
       const int p = nearest_parameter(topology, target);
       const ParentArray lambda = topology.make(p);
       const std::string label = std::string(topology.name) + " " + topology.parameter + std::to_string(p);
-      const Eigen::MatrixXd A = treedyn::random_tree_spd(lambda, seed++);  // A = J^T J + I on the pattern
+      const Eigen::MatrixXd A = treedyn::random_tree_spd<double>(lambda, seed++);  // A = J^T J + I on the pattern
       const BoolMatrix pattern = branch_pattern(lambda);
       rows.push_back(run_row<float>(topology, label, lambda, A, pattern, cfg));
       print_row(rows.back());

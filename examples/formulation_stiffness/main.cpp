@@ -5,7 +5,7 @@
 // order, and that in single precision the CRBM's order loses the light base link's inertia under the
 // heavy distal link's: its accelerations turn noisy, and an adaptive integrator pays for the noise with
 // many more steps. The setups are the paper's Examples 1–3 and Tables 1–2; the code is
-// treedyn/experiments/formulation_stiffness.hpp.
+// experiments/formulation_stiffness.hpp.
 //
 // Part 1. Table 2 (Examples 2–3): two point masses on collinear prismatic joints, m_base = 1, m_tip = m1 =
 //   1e6 … 1e9, τ = (9.81, 981); case 1 s = [0; e_z], case 2 s = [0; (0, 1, 1)/√2]. The base pivot D2 and
@@ -54,7 +54,7 @@
 #include <string>
 #include <vector>
 
-#include "treedyn/experiments/formulation_stiffness.hpp"
+#include "formulation_stiffness.hpp"
 
 namespace {
 

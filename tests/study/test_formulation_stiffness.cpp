@@ -1,6 +1,6 @@
 // Formulation stiffness (Ascher, Pai & Cloutier (1996), see docs/references.md): the trends of its
 // Example 1 and Table 1 (only trends reproduce, not the exact counts), on the computations of
-// treedyn/experiments/formulation_stiffness.hpp, with shortened runs.
+// experiments/formulation_stiffness.hpp, with shortened runs.
 //   Table 1, O(κ_max) column: floor(log10 κ_max(H)) = 2, 3, 4, then 5 ×8, and κ_max within 2 % of the
 //     independently verified values; a thin-rod model (width 0) would not reproduce it.
 //   Table 1, double: the four methods' evaluation counts within 10 % of each other for every r.
@@ -34,7 +34,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "treedyn/experiments/formulation_stiffness.hpp"
+#include "formulation_stiffness.hpp"
 
 using namespace treedyn;
 using namespace treedyn::study;

@@ -1,7 +1,7 @@
-// treedyn/experiments/formulation_stiffness.hpp: the computations behind examples/formulation_stiffness
-// and tests/study. An optional header, outside the umbrella treedyn/treedyn.hpp: it integrates with
-// Boost.Odeint (header-only), so a program that includes it needs Boost's headers on its include path
-// (CMake: find_package(Boost) and link Boost::headers); nothing else in treedyn depends on Boost.
+// experiments/formulation_stiffness.hpp: the computations behind examples/formulation_stiffness and
+// tests/study. A research harness, not part of the installed library: it measures float and double runs
+// against double references and integrates with Boost.Odeint (header-only); the CMake target
+// treedyn_experiments gives its include path and Boost's. Nothing in include/ depends on Boost.
 //
 // Ascher, Pai & Cloutier (1996): U. Ascher, D. Pai, B. Cloutier, "Forward Dynamics, Elimination Methods,
 // and Formulation Stiffness in Robot Simulation" (see docs/references.md); the setups are its Examples 2–3
@@ -124,8 +124,9 @@ class Dynamics {
       }
     }
     if (ok_) {
+      using std::isfinite;
       for (Eigen::Index k = 0; k < qdd_.size(); ++k)
-        if (!std::isfinite(static_cast<double>(qdd_(k)))) ok_ = false;
+        if (!isfinite(qdd_(k))) ok_ = false;
     }
     return qdd_;
   }

@@ -15,6 +15,7 @@
 
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 
 namespace treedyn {
@@ -32,7 +33,7 @@ const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, D
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // F3
   if (!data.factor_status) {
-    data.qdd.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    data.qdd.setConstant(detail::nan<Scalar>());
     return data.qdd;
   }
   data.qdd = tau - data.C;

@@ -51,6 +51,7 @@
 #include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
@@ -146,7 +147,7 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar,
 template <class Scalar, int N>
 const MatrixN<Scalar, N>& minverse_aba_fail(MinverseAbaWorkspace<Scalar, N>& ws, int i) noexcept {
   ws.status = FactorStatus::non_positive_joint_pivot(i);
-  ws.Minv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  ws.Minv.setConstant(detail::nan<Scalar>());
   return ws.Minv;
 }
 

@@ -20,6 +20,7 @@
 #include <limits>
 
 #include "treedyn/algorithms/crba.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/ltdl_inverse.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/model/data.hpp"
@@ -35,7 +36,7 @@ const MatrixN<Scalar, N>& minverse_ltdl(const Model<Scalar, N>& model, Data<Scal
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // V2
   if (!data.factor_status) {                                                        // V3
-    data.Minv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    data.Minv.setConstant(detail::nan<Scalar>());
     return data.Minv;
   }
   ltdl_inverse_packed(data.H_factor, model.h_pattern(), data.Minv);                 // V4

@@ -27,6 +27,7 @@
 #include <limits>
 
 #include "treedyn/algorithms/schur_operators.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
 #include "treedyn/kernels/sibling_block_ldlt.hpp"
 
@@ -65,7 +66,7 @@ const typename SchurWorkspace<Scalar>::VectorX& minverse_apply_schur(const Model
                                                                  const Eigen::MatrixBase<Dq>& q,
                                                                  const Eigen::MatrixBase<Dt>& tau) noexcept {
   if (!detail::schur_factor(model, data, ws, q)) {
-    ws.Minv_b.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    ws.Minv_b.setConstant(detail::nan<Scalar>());
     return ws.Minv_b;
   }
   detail::schur_apply_inverse(ws, tau, ws.Minv_b);
@@ -78,7 +79,7 @@ const typename SchurWorkspace<Scalar>::MatrixX& minverse_schur(const Model<Scala
                                                                SchurWorkspace<Scalar>& ws,
                                                                const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::schur_factor(model, data, ws, q)) {
-    ws.Minv.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    ws.Minv.setConstant(detail::nan<Scalar>());
     return ws.Minv;
   }
   for (int j = 0; j < ws.nv(); ++j) {

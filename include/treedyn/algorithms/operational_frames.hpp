@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "treedyn/detail/joint_pivot.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/model/model.hpp"
@@ -199,7 +200,7 @@ template <class Scalar>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_fail(OperationalFrames<Scalar>& frames,
                                                             const FactorStatus& status) noexcept {
   frames.status = status;
-  frames.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+  frames.compliance.setConstant(detail::nan<Scalar>());
   return frames.compliance;
 }
 

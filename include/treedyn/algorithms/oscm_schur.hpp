@@ -28,6 +28,7 @@
 #include <limits>
 
 #include "treedyn/algorithms/oscm_schur_workspace.hpp"
+#include "treedyn/detail/scalar.hpp"
 
 namespace treedyn {
 
@@ -35,7 +36,7 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& oscm_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::oscm_schur_factor(model, data, ws, q, false)) {                   // C1, C2
-    ws.compliance.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    ws.compliance.setConstant(detail::nan<Scalar>());
     return ws.compliance;
   }
   ws.V = ws.E_N;                                                                  // C3

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "treedyn/algorithms/oscm.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/ltdl_inverse.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 
@@ -34,7 +35,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
     const int m = frames.rows();
     frames.dense_pattern.pack(frames.compliance, frames.compliance_factor);              // I2
     const FactorStatus factored = ltdl_packed(frames.compliance_factor, frames.dense_pattern);
-    const Scalar singular = Scalar(m) * std::numeric_limits<Scalar>::epsilon() * frames.compliance.diagonal().maxCoeff();
+    const Scalar singular = Scalar(m) * detail::evaluation_epsilon<Scalar>() * frames.compliance.diagonal().maxCoeff();
     frames.status = factored;
     for (int k = m - 1; k >= (factored ? 0 : factored.row); --k)  // the pivots ltdl formed, in its order
       if (!(frames.compliance_factor(frames.dense_pattern.row_start(k)) > singular)) {
@@ -43,7 +44,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
       }
   }
   if (!frames.status) {
-    frames.inertia.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    frames.inertia.setConstant(detail::nan<Scalar>());
     return frames.inertia;
   }
   ltdl_inverse_packed(frames.compliance_factor, frames.dense_pattern, frames.inertia);   // I3 (both triangles)

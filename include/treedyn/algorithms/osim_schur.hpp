@@ -28,6 +28,7 @@
 #include <limits>
 
 #include "treedyn/algorithms/oscm_schur_workspace.hpp"
+#include "treedyn/detail/scalar.hpp"
 
 namespace treedyn {
 
@@ -35,7 +36,7 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& osim_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::oscm_schur_factor(model, data, ws, q, true)) {                    // Y1, Y2, Y3
-    ws.inertia.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+    ws.inertia.setConstant(detail::nan<Scalar>());
     return ws.inertia;
   }
   ws.V = ws.R_N;                                                                  // Y4

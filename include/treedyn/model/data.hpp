@@ -25,7 +25,8 @@ struct Data {
         a(model.nbodies(), Motion<Scalar>::Zero()),
         f(model.nbodies(), Force<Scalar>::Zero()),
         IC(model.nbodies(), RigidInertia<Scalar>::zero()),
-        X_root(model.nbodies(), Transform<Scalar>::identity()),
+        R_root(model.nbodies(), Matrix3<Scalar>::Identity()),
+        o_parent(model.nbodies(), Vector3<Scalar>::Zero()),
         S_root(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         tau(VectorN<Scalar, N>::Zero(model.nv())),
         C(VectorN<Scalar, N>::Zero(model.nv())),
@@ -52,9 +53,10 @@ struct Data {
   detail::Array<Motion<Scalar>, N> v;           ///< body velocities, body coordinates
   detail::Array<Motion<Scalar>, N> a;           ///< body accelerations (gravity as base acceleration)
   detail::Array<Force<Scalar>, N> f;            ///< RNEA body forces
-  detail::Array<RigidInertia<Scalar>, N> IC;    ///< CRBA composite inertias, root-body coordinates (crba.hpp)
-  detail::Array<Transform<Scalar>, N> X_root;   ///< CRBA: ^i X_r, r = the root body of i's subtree
-  Eigen::Matrix<Scalar, 6, N> S_root;           ///< CRBA: ^r X_i S_i, one column per DoF
+  detail::Array<RigidInertia<Scalar>, N> IC;    ///< CRBA composite inertias: root axes, about body i's origin
+  detail::Array<Matrix3<Scalar>, N> R_root;     ///< CRBA: ^i R_r, r = the root body of i's subtree (crba.hpp)
+  detail::Array<Vector3<Scalar>, N> o_parent;   ///< CRBA: i's origin minus λ(i)'s, in root axes
+  Eigen::Matrix<Scalar, 6, N> S_root;           ///< CRBA: S_i in root axes, about body i's origin
 
   // per DoF
   VectorN<Scalar, N> tau;                       ///< rnea output

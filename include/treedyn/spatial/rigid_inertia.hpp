@@ -8,8 +8,8 @@
 // For X = ^B X_A = (E, r) (see transform.hpp):
 //   apply_inertia(X, I_A)            = ^B X*_A I_A ^A X_B  (I_A expressed in B coordinates):
 //       m' = m,  h' = E (h - m r),  Ī' = E (Ī + r×h× + (h - m r)× r×) E^T
-//   apply_transpose_inertia(X, I_B)  = (^B X_A)^T I_B ^B X_A (I_B expressed in A coordinates; the CRBA
-//       uses it to move a composite inertia to the parent).
+//   apply_transpose_inertia(X, I_B)  = (^B X_A)^T I_B ^B X_A (I_B expressed in A coordinates).
+//   rotate_inertia(E, I)             = the same inertia about the same origin in axes rotated by E.
 // Both shift the origin with k = h - (m/2) d:  Ī + r×h× + (h - m r)× r× = Ī + k dᵀ + d kᵀ - 2 (k·d) 1
 // with d = r (a symmetric rank-2 update plus a diagonal), then rotate with a symmetric congruence.
 // Costs: apply 24 multiplications per column; apply_inertia / apply_transpose_inertia about 75
@@ -124,11 +124,16 @@ inline RigidInertia<Scalar> shift_origin(const Scalar& m, const Vector3<Scalar>&
 
 }  // namespace detail
 
+/// The same inertia in rotated axes, origin kept: E = ^B R_A gives (m, E h, E Ī Eᵀ) (no origin shift).
+template <class Scalar, class DE>
+inline RigidInertia<Scalar> rotate_inertia(const Eigen::MatrixBase<DE>& E, const RigidInertia<Scalar>& IA) noexcept {
+  return RigidInertia<Scalar>{IA.m, E * IA.h, IA.I.congruence(E)};
+}
+
 /// ^B X*_A I_A ^A X_B: a rigid inertia from A coordinates to B coordinates, X = ^B X_A = (E, r).
 template <class Scalar>
 inline RigidInertia<Scalar> apply_inertia(const Transform<Scalar>& X, const RigidInertia<Scalar>& IA) noexcept {
-  const RigidInertia<Scalar> shifted = detail::shift_origin(IA.m, IA.h, IA.I, X.r);  // about B's origin
-  return RigidInertia<Scalar>{IA.m, X.E * shifted.h, shifted.I.congruence(X.E)};
+  return rotate_inertia(X.E, detail::shift_origin(IA.m, IA.h, IA.I, X.r));  // about B's origin, then B's axes
 }
 
 /// (^B X_A)^T I_B ^B X_A = ^A X*_B I_B ^B X_A: a rigid inertia from B coordinates back to A.

@@ -3,10 +3,10 @@
 //   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
 //   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)
 //   MinverseABA              minverse_aba: the O(n²) ABA-based inverse (full symmetric H⁻¹)
-//   LTDLSolve                H⁻¹τ from q: CRBA + packed LTDL + ltdl_solve_packed
+//   MinverseApplyLTDL        H⁻¹τ from q: CRBA + packed LTDL + ltdl_solve_packed
 //   ABA                      H⁻¹τ from q by the ABA, q̇ = 0 on a zero-gravity copy of the model (chains
 //                            only: ABA/humanoid30 is bench_dynamics', the same kernel at the same cost)
-//   DenseLLTSolve            H⁻¹τ from q: CRBA + Eigen::LLT compute() on a preallocated object + solve
+//   MinverseApplyDenseLLT    H⁻¹τ from q: CRBA + Eigen::LLT compute() on a preallocated object + solve
 // Every input (q, τ, Data, the LLT object) is built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -77,7 +77,7 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
       benchmark::ClobberMemory();
     }
   });
-  add("LTDLSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+  add("MinverseApplyLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
     treedyn::crba(m, d, q_);
     m.h_pattern().pack(d.H, d.H_factor);
     benchmark::DoNotOptimize(treedyn::ltdl_packed(d.H_factor, m.h_pattern()).ok());
@@ -90,7 +90,7 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
       x.setZero();  // q̇ = 0
       benchmark::DoNotOptimize(treedyn::aba(m, d, q_, x, t).data());
     });
-  add("DenseLLTSolve", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto& llt) {
+  add("MinverseApplyDenseLLT", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto& llt) {
     llt.compute(treedyn::crba(m, d, q_));
     x = t;
     llt.solveInPlace(x);

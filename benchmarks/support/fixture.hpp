@@ -5,8 +5,8 @@
 //   state(model)      q = random_configuration(model, 42), q̇ and τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)
 //   for_each_scalar   a registration run once in double and once in the double model rounded to float
 // Each kernel is registered in the one program of its family (for example ABA/humanoid30 in bench_dynamics,
-// LTDL* in bench_factorization). One clash of names remains: LTDLSolve/humanoid30 and DenseLLTSolve/humanoid30
-// are the solve with given factors in bench_factorization but the whole route from q in bench_minverse.
+// LTDL* in bench_factorization; the whole route from q to H⁻¹τ is MinverseApply* in bench_minverse), so
+// no name is registered twice across the programs.
 #pragma once
 
 #include <string>

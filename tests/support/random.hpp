@@ -32,10 +32,10 @@ class Rng {
   }
 
   /// The underlying generator, for the library's seeded utilities (random_tree_spd).
-  treedyn::detail::SplitMix64& generator() { return gen_; }
+  treedyn::SplitMix64& generator() { return gen_; }
 
  private:
-  treedyn::detail::SplitMix64 gen_;
+  treedyn::SplitMix64 gen_;
 };
 
 /// A fixed- or dynamic-size matrix of uniform entries in [−1, 1), filled column by column.

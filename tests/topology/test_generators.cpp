@@ -154,11 +154,11 @@ TEST_CASE("humanoid of seed 000 §6", "[topology][generators][humanoid]") {
 
 TEST_CASE("SplitMix64 matches its reference outputs", "[topology][generators][random]") {
   // Reference outputs of Vigna's splitmix64.c for seeds 0 and 1234567.
-  treedyn::detail::SplitMix64 a(0);
+  treedyn::SplitMix64 a(0);
   CHECK(a.next() == 0xe220a8397b1dcdafULL);
   CHECK(a.next() == 0x6e789e6aa1b965f4ULL);
   CHECK(a.next() == 0x06c45d188009454fULL);
-  treedyn::detail::SplitMix64 b(1234567);
+  treedyn::SplitMix64 b(1234567);
   CHECK(b.next() == 6457827717110365317ULL);
   CHECK(b.next() == 3203168211198807973ULL);
   CHECK(b.next() == 9817491932198370423ULL);

@@ -6,7 +6,7 @@
 // (J(k, j) ≠ 0 only for j = k or j ∈ anc(k)), so A fits Featherstone (2005) eq. 6 (docs/references.md):
 // A(k, j) ≠ 0, j < k ⇒ j ∈ anc(k). J's diagonal is drawn from [0.5, 1.5), its ancestor entries from
 // [−0.5, 0.5), row by row (k ascending, each row's ancestors from the parent to the root), by
-// detail::SplitMix64, so the same seed gives the same matrix on every platform. J's entries are the
+// SplitMix64, so the same seed gives the same matrix on every platform. J's entries are the
 // generator's 53-bit draws rounded once to Scalar (exact in double and wider types); entries outside the
 // pattern are exact zeros.
 #pragma once
@@ -25,7 +25,7 @@ namespace treedyn {
 /// A = Jᵀ J + I on lambda's pattern, drawing J's entries from rng (which advances by one draw per
 /// structural nonzero of J). lambda: a regular parent array (−1 <= lambda[k] < k).
 template <class Scalar>
-Eigen::Matrix<Scalar, Dynamic, Dynamic> random_tree_spd(const std::vector<int>& lambda, detail::SplitMix64& rng) {
+Eigen::Matrix<Scalar, Dynamic, Dynamic> random_tree_spd(const std::vector<int>& lambda, SplitMix64& rng) {
   using Matrix = Eigen::Matrix<Scalar, Dynamic, Dynamic>;
   const auto n = static_cast<Eigen::Index>(lambda.size());
   const auto parent = [&lambda](Eigen::Index k) { return lambda[static_cast<std::size_t>(k)]; };
@@ -50,7 +50,7 @@ Eigen::Matrix<Scalar, Dynamic, Dynamic> random_tree_spd(const std::vector<int>& 
 /// The same matrix from a fresh SplitMix64 seeded with `seed`.
 template <class Scalar>
 Eigen::Matrix<Scalar, Dynamic, Dynamic> random_tree_spd(const std::vector<int>& lambda, std::uint64_t seed) {
-  detail::SplitMix64 rng(seed);
+  SplitMix64 rng(seed);
   return random_tree_spd<Scalar>(lambda, rng);
 }
 

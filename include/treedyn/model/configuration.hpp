@@ -389,7 +389,7 @@ template <class Scalar, int N>
 [[nodiscard]] ConfigVector<Scalar, N> random_configuration(const Model<Scalar, N>& model, std::uint64_t seed) {
   using std::atan;
   const Scalar pi = Scalar(4) * atan(Scalar(1));
-  detail::SplitMix64 rng(seed);
+  SplitMix64 rng(seed);
   ConfigVector<Scalar, N> q(model.nq());
   for (int i = 0; i < model.nbodies(); ++i) {
     const int iq = model.q_offset(i);

@@ -23,7 +23,6 @@
 #include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
-namespace detail {
 
 /// SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
 /// a 64-bit state advanced by the golden-ratio increment, then a bijective mixer. Defined entirely
@@ -55,6 +54,8 @@ class SplitMix64 {
  private:
   std::uint64_t state_;
 };
+
+namespace detail {
 
 inline void require_size(bool ok, const char* function, const char* argument, long long value,
                          const char* rule) {
@@ -188,7 +189,7 @@ inline std::vector<int> humanoid_dofs(int limbs = 4, int per_limb = 6, int torso
 /// Node 0 is always attached to the base.
 inline ParentArray random_tree(int n, std::uint64_t seed) {
   detail::require_size(n >= 1, "random_tree", "n", n, "a tree needs n >= 1 bodies");
-  detail::SplitMix64 rng(seed);
+  SplitMix64 rng(seed);
   const int chain_pct = rng.below(91);
   const int base_pct = rng.below(8);
   const bool local = rng.below(2) == 0;

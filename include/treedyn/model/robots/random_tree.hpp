@@ -2,7 +2,7 @@
 //
 // Citation: the topology is topologies::random_tree (treedyn/topology/generators.hpp; regular parent
 // arrays of Featherstone (2005) eq. 2); the joint models are joint.hpp's; the random numbers come from
-// treedyn::detail::SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) with integer-only reductions, so the
+// treedyn::SplitMix64 (Steele, Lea, Flood, OOPSLA 2014) with integer-only reductions, so the
 // sequence of draws is the same on every platform and compiler, and the same (nbodies, seed) always
 // gives the same model.
 // What is drawn, per builder body i (nbodies of them, parents from topologies::random_tree):
@@ -42,12 +42,12 @@ namespace treedyn::robots {
 namespace detail {
 
 template <class Scalar>
-Matrix3<Scalar> random_rotation(treedyn::detail::SplitMix64& rng) {
+Matrix3<Scalar> random_rotation(treedyn::SplitMix64& rng) {
   return treedyn::detail::quaternion_rotation(treedyn::detail::random_quaternion<Scalar>(rng));
 }
 
 template <class Scalar>
-Vector3<Scalar> random_vector(treedyn::detail::SplitMix64& rng, const Scalar& half_width) {
+Vector3<Scalar> random_vector(treedyn::SplitMix64& rng, const Scalar& half_width) {
   Vector3<Scalar> v;
   for (int k = 0; k < 3; ++k) v(k) = treedyn::detail::uniform_real(rng, Scalar(-half_width), half_width);
   return v;
@@ -55,12 +55,12 @@ Vector3<Scalar> random_vector(treedyn::detail::SplitMix64& rng, const Scalar& ha
 
 /// A uniform random unit vector (the first column of a uniform random rotation).
 template <class Scalar>
-Vector3<Scalar> random_direction(treedyn::detail::SplitMix64& rng) {
+Vector3<Scalar> random_direction(treedyn::SplitMix64& rng) {
   return random_rotation<Scalar>(rng).col(0);
 }
 
 template <class Scalar>
-Joint<Scalar> random_joint(treedyn::detail::SplitMix64& rng, JointType type) {
+Joint<Scalar> random_joint(treedyn::SplitMix64& rng, JointType type) {
   switch (type) {
     case JointType::revolute: return Joint<Scalar>::revolute(random_direction<Scalar>(rng));
     case JointType::prismatic: return Joint<Scalar>::prismatic(random_direction<Scalar>(rng));
@@ -77,7 +77,7 @@ Joint<Scalar> random_joint(treedyn::detail::SplitMix64& rng, JointType type) {
 }
 
 template <class Scalar>
-RigidInertia<Scalar> random_inertia(treedyn::detail::SplitMix64& rng) {
+RigidInertia<Scalar> random_inertia(treedyn::SplitMix64& rng) {
   const Scalar mass = treedyn::detail::uniform_real(rng, Scalar(0.5), Scalar(2));
   const Vector3<Scalar> com = random_vector(rng, Scalar(0.2));
   const Scalar a = treedyn::detail::uniform_real(rng, Scalar(0.02), Scalar(0.2));
@@ -98,7 +98,7 @@ Model<Scalar> random_tree(int nbodies, std::uint64_t seed) {
   if (nbodies < 1)
     throw std::invalid_argument("treedyn::robots::random_tree: nbodies = " + std::to_string(nbodies) + " must be >= 1");
   const std::vector<int> lambda = topologies::random_tree(nbodies, seed);
-  treedyn::detail::SplitMix64 rng(seed ^ 0x5ee0d15ea5e5ULL);
+  treedyn::SplitMix64 rng(seed ^ 0x5ee0d15ea5e5ULL);
   // body 0: a moving type; bodies 1..6: a permutation of the six others (fixed among them)
   JointType first[7] = {JointType::revolute,  JointType::prismatic,  JointType::helical, JointType::spherical,
                         JointType::planar,    JointType::free_flyer, JointType::fixed};
@@ -153,7 +153,7 @@ Model<Scalar> random_chain(int nbodies, std::uint64_t seed,
     if (t == JointType::fixed)
       throw std::invalid_argument("treedyn::robots::random_chain: fixed joints are not drawn for chains");
   const std::vector<JointType> pool(types);
-  treedyn::detail::SplitMix64 rng(seed ^ 0xc4a1d5eed0c4a1dULL);
+  treedyn::SplitMix64 rng(seed ^ 0xc4a1d5eed0c4a1dULL);
   ModelBuilder<Scalar> builder;
   for (int i = 0; i < nbodies; ++i) {
     const JointType type = pool[static_cast<std::size_t>(rng.below(static_cast<int>(pool.size())))];

@@ -51,6 +51,7 @@ struct Case {
   Model<double> model;
   std::vector<State> states;
   bool operational = false;  ///< the model has an end frame with a non-singular 6×6 OSCM (J of full row rank)
+  bool beyond_solvable = false;  ///< run the forward-dynamics routes even where 8·n·ε·κ_s ≥ 1 (for plots)
 };
 
 /// `count` seeded states of `model`: q on the manifold, q̇ and τ in [−1, 1], all rounded to float.

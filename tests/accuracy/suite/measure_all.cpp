@@ -1,0 +1,24 @@
+// measure_all: the references of one case once, then every family in float and double.
+#include "accuracy/suite/accuracy.hpp"
+
+namespace treedyn::accuracy {
+
+std::vector<Measurement> measure_all(const Case& c) {
+  std::vector<Reference> refs;
+  std::vector<FrameReference> frame_refs;
+  for (const State& s : c.states) {
+    refs.push_back(reference_dynamics(c.model, s));
+    frame_refs.push_back(reference_frame(c.model, s));
+  }
+  std::vector<Measurement> out;
+  const auto append = [&out](const std::vector<Measurement>& m) { out.insert(out.end(), m.begin(), m.end()); };
+  append(measure_dynamics<float>(c, refs));
+  append(measure_dynamics<double>(c, refs));
+  append(measure_inverse<float>(c, refs));
+  append(measure_inverse<double>(c, refs));
+  append(measure_operational<float>(c, refs, frame_refs));
+  append(measure_operational<double>(c, refs, frame_refs));
+  return out;
+}
+
+}  // namespace treedyn::accuracy

@@ -1,0 +1,119 @@
+// The accuracy suite (accuracy/suite/accuracy.hpp): every algorithm in float and double against the 50-digit
+// reference on the built-in robots, seeded random trees and chains, and the ill-conditioned chains of Ascher,
+// Pai & Cloutier (1996), docs/references.md, Examples 1–3. Each check is error ≤ c·n·ε (scaled, backward, factor,
+// torque and Jacobian metrics) or ≤ c·n·ε·κ_s (forward errors); a failure prints the model, the algorithm, the
+// scalar and the ratio to the bound.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "accuracy/suite/accuracy.hpp"
+
+using namespace treedyn::accuracy;
+
+namespace {
+
+/// Every measurement of the suite, made once per run of the test executable.
+const std::vector<Measurement>& measurements() {
+  static const std::vector<Measurement> all = [] {
+    std::vector<Measurement> out;
+    for (const Case& c : all_cases()) {
+      const std::vector<Measurement> m = measure_all(c);
+      out.insert(out.end(), m.begin(), m.end());
+    }
+    return out;
+  }();
+  return all;
+}
+
+/// Checks every measurement of `algorithm` (both scalars, every metric) on the models `pick` accepts.
+template <class Pick>
+void check_algorithm(const std::string& algorithm, Pick pick) {
+  int count = 0;
+  for (const Measurement& m : measurements()) {
+    if (m.algorithm != algorithm || !pick(m)) continue;
+    ++count;
+    INFO(m.model << ": " << m.algorithm << " in " << m.scalar << ", " << m.metric << " error " << m.error
+                 << " eps, bound " << m.c << "·" << m.n << (m.kappa != 1 ? "·κ_s" : "") << " = " << m.bound()
+                 << " eps, ratio to the bound " << m.ratio());
+    CHECK(m.ratio() <= 1.0);
+  }
+  CHECK(count > 0);
+}
+
+void check_algorithm(const std::string& algorithm) {
+  check_algorithm(algorithm, [](const Measurement&) { return true; });
+}
+
+/// The models whose bodies all stay within about a metre of the world origin.
+bool near_origin(const Measurement& m) {
+  return m.model != "pendulum6" && m.model.find("far-out") == std::string::npos &&
+         m.model.find("at-100m") == std::string::npos;
+}
+
+bool ill_conditioned(const Measurement& m) { return m.kind == "ill"; }
+
+}  // namespace
+
+TEST_CASE("accuracy: crba, scaled error within c·n·ε", "[accuracy]") { check_algorithm("crba"); }
+TEST_CASE("accuracy: rnea", "[accuracy]") { check_algorithm("rnea"); }
+TEST_CASE("accuracy: bias", "[accuracy]") { check_algorithm("bias"); }
+TEST_CASE("accuracy: ltdl factor", "[accuracy]") { check_algorithm("ltdl"); }
+TEST_CASE("accuracy: ltl factor", "[accuracy]") { check_algorithm("ltl"); }
+TEST_CASE("accuracy: forward_dynamics_crba", "[accuracy]") { check_algorithm("forward_dynamics_crba"); }
+TEST_CASE("accuracy: aba", "[accuracy]") { check_algorithm("aba"); }
+TEST_CASE("accuracy: modified_aba", "[accuracy]") { check_algorithm("modified_aba"); }
+TEST_CASE("accuracy: minverse_ltdl", "[accuracy]") { check_algorithm("minverse_ltdl"); }
+TEST_CASE("accuracy: minverse_aba", "[accuracy]") { check_algorithm("minverse_aba"); }
+TEST_CASE("accuracy: oscm", "[accuracy]") { check_algorithm("oscm"); }
+TEST_CASE("accuracy: oscm_faithful", "[accuracy]") { check_algorithm("oscm_faithful"); }
+TEST_CASE("accuracy: oscm_dense", "[accuracy]") { check_algorithm("oscm_dense"); }
+TEST_CASE("accuracy: osim", "[accuracy]") { check_algorithm("osim"); }
+TEST_CASE("accuracy: oscm_schur", "[accuracy]") { check_algorithm("oscm_schur"); }
+TEST_CASE("accuracy: osim_schur", "[accuracy]") { check_algorithm("osim_schur"); }
+
+// Fijany's Schur forms and Fixman's method on the robots and random models: within the bounds.
+TEST_CASE("accuracy: minverse_schur, well-conditioned models", "[accuracy]") {
+  check_algorithm("minverse_schur", [](const Measurement& m) { return !ill_conditioned(m); });
+}
+TEST_CASE("accuracy: minverse_apply_schur, well-conditioned models", "[accuracy]") {
+  check_algorithm("minverse_apply_schur", [](const Measurement& m) { return !ill_conditioned(m); });
+}
+TEST_CASE("accuracy: minverse_apply_fixman, well-conditioned models", "[accuracy]") {
+  check_algorithm("minverse_apply_fixman", [](const Measurement& m) { return !ill_conditioned(m); });
+}
+// On the ill-conditioned chains they do not meet the bounds, measured: minverse_apply_schur's backward error is
+// 193 ε (float) and 113 ε (double) on Example 1, 6.0 and 3.5 times c·n·ε; minverse_apply_fixman's 144 ε and
+// 73 ε, 4.5 and 2.3 times; minverse_schur and minverse_apply_schur return NaN in float on Table 1's chain at
+// r = 0.005 and 0.002 (the block factorization of 𝒜 stops) where 8·n·ε·κ_s = 0.09 and 0.78 (< 1) and the LTDL routes are accurate.
+// Not the CRBA's origin defect (light-link-far-out passes); left failing for a decision on the algorithms.
+TEST_CASE("accuracy: minverse_schur, ill-conditioned chains", "[accuracy][!mayfail]") {
+  check_algorithm("minverse_schur", ill_conditioned);
+}
+TEST_CASE("accuracy: minverse_apply_schur, ill-conditioned chains", "[accuracy][!mayfail]") {
+  check_algorithm("minverse_apply_schur", ill_conditioned);
+}
+TEST_CASE("accuracy: minverse_apply_fixman, ill-conditioned chains", "[accuracy][!mayfail]") {
+  check_algorithm("minverse_apply_fixman", ill_conditioned);
+}
+
+// frame_jacobian near the world origin: within c·n·ε.
+TEST_CASE("accuracy: frame_jacobian local, near the origin", "[accuracy]") {
+  check_algorithm("frame_jacobian local", near_origin);
+}
+TEST_CASE("accuracy: frame_jacobian world-aligned, near the origin", "[accuracy]") {
+  check_algorithm("frame_jacobian world", near_origin);
+}
+// The CRBA's former defect, in frame_jacobian: both forms go through world placements (^F X_j = ^F X_0 ·
+// (^j X_0)⁻¹), so a column's linear part is a difference of coordinates of the size of the distance to the
+// world origin. Measured (double / float, in ε; bound c·n·ε): light-link-far-out 23 / 43 (bound 32, ratio
+// 0.72 / 1.34); the same chain 100 m from the origin 2650 / 2080 (ratio 83 / 65), where the CRBA's scaled error
+// is unchanged (0.02 / 0.17 ε); humanoid30 16–36 ε at the origin, 1910 / 1650 ε at 100 m (ratio 4.0 / 3.4);
+// pendulum6 (base 10 m up) 206 ε in double (ratio 2.1).
+TEST_CASE("accuracy: frame_jacobian local, far from the origin", "[accuracy][!mayfail]") {
+  check_algorithm("frame_jacobian local", [](const Measurement& m) { return !near_origin(m); });
+}
+TEST_CASE("accuracy: frame_jacobian world-aligned, far from the origin", "[accuracy][!mayfail]") {
+  check_algorithm("frame_jacobian world", [](const Measurement& m) { return !near_origin(m); });
+}

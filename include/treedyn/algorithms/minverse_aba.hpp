@@ -64,7 +64,8 @@ struct MinverseAbaWorkspace {
   explicit MinverseAbaWorkspace(const Model<Scalar, N>& model)
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         F(model.nbodies(), Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
-        subtree_end(model.nbodies(), 0) {}
+        subtree_end(model.nbodies(), 0),
+        zero(VectorN<Scalar, N>::Zero(model.nv())) {}
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
   FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
@@ -72,6 +73,9 @@ struct MinverseAbaWorkspace {
   /// a_i = P_i τ); only the columns of DoFs numbered from body i's first DoF are used.
   detail::Array<Eigen::Matrix<Scalar, 6, N>, N> F;
   detail::Array<int, N> subtree_end;  ///< one past the last DoF of body i's subtree
+  /// q̇ = 0 and τ = 0 for the shared ABA steps, stored (not an Eigen zero expression) so those steps
+  /// are the very instantiations aba compiles for VectorN inputs rather than a second copy
+  VectorN<Scalar, N> zero;
 };
 
 namespace detail {
@@ -164,7 +168,7 @@ void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
-  const auto zero = VectorN<Scalar, N>::Zero(model.nv());  // q̇ = 0 and τ = 0 for the shared ABA steps
+  const VectorN<Scalar, N>& zero = ws.zero;                                          // q̇ = 0, τ = 0
   detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{});  // B1: X_i, IA_i = I_i
   detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2

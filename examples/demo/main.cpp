@@ -978,8 +978,13 @@ bool print_leaf_compliance(const treedyn::Model<double>& model) {
 bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg) {
   treedyn::urdf::Options options;
   options.floating_base = floating_base;
+  treedyn::urdf::Loaded<double> loaded = treedyn::urdf::load<double>(path, options);
+  // nothing is repaired silently: every inertia repaired, fixed link merged and mimic joint made
+  // independent is listed before the robot is used
+  std::printf("URDF load report (%zu items):\n%s\n", loaded.report.diagnostics.size(),
+              loaded.report.diagnostics.empty() ? "  (nothing repaired or merged)\n" : loaded.report.to_string().c_str());
   std::array<Robot, 1> robot{{{path.c_str(), floating_base ? "URDF, free-flying root link" : "URDF, root link fixed",
-                               treedyn::urdf::build_model<double>(path, options)}}};
+                               std::move(loaded.model)}}};
   const ParentArray mu(robot[0].model.dof_parents().begin(), robot[0].model.dof_parents().end());
   const std::vector<int> d = treedyn::depths(mu);
   const treedyn::CostMetrics cost = treedyn::cost_metrics(mu);

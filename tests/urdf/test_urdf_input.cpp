@@ -16,9 +16,13 @@ using treedyn::urdf::Options;
 
 namespace {
 
-Options floating() {
+/// The options under which the loader rejects what it did before it could repair inertias and load mimic
+/// joints (test_urdf_repair.cpp covers the defaults).
+Options strict(bool floating_base = false) {
   Options o;
-  o.floating_base = true;
+  o.floating_base = floating_base;
+  o.inertia = treedyn::urdf::InertiaPolicy::strict;
+  o.mimic = treedyn::urdf::MimicPolicy::reject;
   return o;
 }
 
@@ -124,19 +128,26 @@ TEST_CASE("urdf: every bad input is rejected, naming the file and the element", 
   }
   SECTION("unsupported features are rejected, not dropped") {
     CHECK_THROWS_WITH(build_model(robot(ab + link("c") + joint("j1", "continuous", "a", "b") +
-                                        joint("j2", "continuous", "a", "c", "0 0 0", "0 0 0", "<mimic joint=\"j1\"/>"))),
+                                        joint("j2", "continuous", "a", "c", "0 0 0", "0 0 0", "<mimic joint=\"j1\"/>")),
+                                  strict()),
                       Contains("<string>: joint 'j2': mimic joints are not supported"));
     CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "ball", "a", "b"))), Contains("<string>: urdfdom: Joint [j] has no known type [ball]"));
   }
-  SECTION("physically impossible inertias name the link") {
-    CHECK_THROWS_WITH(build_model(robot(link("a") + link("b", "-1") + joint("j", "continuous", "a", "b"))),
-                      Contains("<string>: joint 'j' (child link 'b'): ") && Contains("negative mass"));
+  SECTION("physically impossible inertias name the link (negative mass under every policy)") {
+    for (const auto policy : {treedyn::urdf::InertiaPolicy::repair, treedyn::urdf::InertiaPolicy::strict,
+                              treedyn::urdf::InertiaPolicy::as_is}) {
+      Options o;
+      o.inertia = policy;
+      CHECK_THROWS_WITH(build_model(robot(link("a") + link("b", "-1") + joint("j", "continuous", "a", "b")), o),
+                        Contains("<string>: joint 'j' (child link 'b'): ") && Contains("negative mass"));
+    }
     const std::string bad_tensor = "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"-1\"";
     CHECK_THROWS_WITH(
-        build_model(robot(link("a") + link("b", "1", "0 0 0", "0 0 0", bad_tensor) + joint("j", "continuous", "a", "b"))),
+        build_model(robot(link("a") + link("b", "1", "0 0 0", "0 0 0", bad_tensor) + joint("j", "continuous", "a", "b")),
+                    strict()),
         Contains("<string>: joint 'j' (child link 'b'): ") && Contains("not positive semidefinite"));
     const std::string triangle = "ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"3\"";
-    CHECK_THROWS_WITH(build_model(robot(link("a", "1", "0 0 0", "0 0 0", triangle)), floating()),
+    CHECK_THROWS_WITH(build_model(robot(link("a", "1", "0 0 0", "0 0 0", triangle)), strict(true)),
                       Contains("<string>: link 'a': ") && Contains("triangle inequality"));
   }
   SECTION("structural errors") {

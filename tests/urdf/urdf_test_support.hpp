@@ -1,6 +1,7 @@
 // Helpers for the URDF tests: URDF text assembled from small pieces, dense comparisons, random states.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include <Eigen/Core>
@@ -38,5 +39,31 @@ inline treedyn::Model<double> build_model(const std::string& path_or_xml, const 
 }
 
 inline double max_abs(const Eigen::MatrixXd& A) { return A.size() ? A.cwiseAbs().maxCoeff() : 0.0; }
+
+/// The path of tests/urdf/robots/<name>.urdf, the URDF files written for the suite.
+inline std::string test_file(const std::string& name) {
+  return std::string(TREEDYN_URDF_TEST_DIR) + "/robots/" + name + ".urdf";
+}
+
+inline std::string read_text(const std::string& path) { return treedyn::urdf::detail::read_file(path); }
+
+/// The text with the first `from` replaced by `to`; throws when there is no `from` (the test is wrong).
+inline std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("urdf_test::replaced: '" + from + "' is not in the text");
+  return text.replace(at, from.size(), to);
+}
+
+/// Options with an inertia policy (and a floating base).
+inline treedyn::urdf::Options with(treedyn::urdf::InertiaPolicy policy, bool floating_base = false) {
+  treedyn::urdf::Options o;
+  o.inertia = policy;
+  o.floating_base = floating_base;
+  return o;
+}
+
+/// Checks the identities every loaded model must satisfy at a few random states (urdf_dynamics.cpp):
+/// H symmetric positive definite, τ = H q̈ + C with q̈ = ABA(τ), and ABA ∘ RNEA = identity.
+void check_dynamics(const treedyn::Model<double>& model);
 
 }  // namespace urdf_test

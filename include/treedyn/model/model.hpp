@@ -12,8 +12,9 @@
 // and the rule broken: parent not yet defined, non-finite or non-orthonormal tree transform, zero or
 // non-finite joint axis or pitch, negative or non-finite mass, a first moment without mass, rotational
 // inertia about the centre of mass not positive semidefinite or breaking the triangle inequality,
-// duplicate name. Massless bodies are legal (URDF chains use them); a singular H is then reported by
-// the factorization status. Bodies on fixed joints are merged into their parent's inertia by build(),
+// duplicate name (set_physical_inertia_check(false) keeps only the checks for finite numbers, mass ≥ 0 and
+// no first moment without mass). Massless bodies are legal (URDF chains use them); a singular H is then
+// reported by the factorization status. Bodies on fixed joints are merged into their parent's inertia by build(),
 // so they cost nothing at run time; each stays reachable as a named frame (frame(name)).
 // Metadata (read by no algorithm): each moving body's joint has a name (joint_name(i), joint_index(name);
 // by default the body's name) and position / velocity / effort limits (limits(i); unbounded by default),
@@ -89,6 +90,14 @@ class Model {
   [[nodiscard]] int v_offset(int i) const noexcept { return v_offset_[i]; }
   [[nodiscard]] const std::string& name(int i) const noexcept { return names_[static_cast<std::size_t>(i)]; }
   [[nodiscard]] const Vector3<Scalar>& gravity() const noexcept { return gravity_; }
+  /// The same model with gravity `g` (base coordinates; applied as a base acceleration −g), e.g. for a
+  /// robot read from a file. Throws std::invalid_argument when g is not finite.
+  [[nodiscard]] Model with_gravity(const Vector3<Scalar>& g) const {
+    if (!g.allFinite()) throw std::invalid_argument("treedyn::Model::with_gravity: gravity is not finite");
+    Model out = *this;
+    out.gravity_ = g;
+    return out;
+  }
 
   /// Body parent array λ (one entry per body).
   [[nodiscard]] const detail::Array<int, N>& parents() const noexcept { return parent_; }
@@ -243,7 +252,7 @@ class ModelBuilder {
     Body body{parent, joint, X_tree, inertia, std::move(name), {}, {}, Transform<Scalar>::identity()};
     validate_joint(body.joint, who);
     validate_transform(X_tree, who);
-    validate_inertia(inertia, who);
+    validate_inertia(inertia, who, physical_inertia_check_);
     bodies_.push_back(std::move(body));
     return index;
   }
@@ -282,6 +291,12 @@ class ModelBuilder {
     if (!g.allFinite()) throw std::invalid_argument("treedyn::ModelBuilder: gravity is not finite");
     gravity_ = g;
   }
+
+  /// Whether add_body rejects a rotational inertia about the centre of mass that is not positive
+  /// semidefinite or breaks the triangle inequality (default: true). Off, such numbers are kept as they are
+  /// (finite numbers, mass ≥ 0 and no first moment without mass are still required): every algorithm still
+  /// runs on them, and a pivot that is not > 0 is reported by the factorization or ABA status.
+  void set_physical_inertia_check(bool on) noexcept { physical_inertia_check_ = on; }
 
   [[nodiscard]] int size() const noexcept { return static_cast<int>(bodies_.size()); }
 
@@ -404,7 +419,7 @@ class ModelBuilder {
       throw std::invalid_argument(who + "tree transform rotation is not orthonormal with determinant +1");
   }
 
-  static void validate_inertia(const RigidInertia<Scalar>& I, const std::string& who) {
+  static void validate_inertia(const RigidInertia<Scalar>& I, const std::string& who, bool physical) {
     using std::isfinite;
     if (!isfinite(I.m) || !I.h.allFinite() || !I.I.matrix().allFinite())
       throw std::invalid_argument(who + "inertia is not finite");
@@ -417,6 +432,7 @@ class ModelBuilder {
     } else if (I.h.norm() > tolerance(Scalar(0))) {
       throw std::invalid_argument(who + "a massless body cannot have a first moment of mass h");
     }
+    if (!physical) return;
     const Vector3<Scalar> moments = Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>>(Ic, Eigen::EigenvaluesOnly).eigenvalues();
     const Scalar tol = tolerance(Io.trace());
     if (moments(0) < -tol)
@@ -427,6 +443,7 @@ class ModelBuilder {
 
   std::vector<Body> bodies_;
   Vector3<Scalar> gravity_ = Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
+  bool physical_inertia_check_ = true;
 };
 
 }  // namespace treedyn

@@ -6,8 +6,9 @@
 // CMake target treedyn::urdf (which exists only when urdfdom was found); the core stays header-only.
 //
 // Contract
-//   build_model<Scalar>(path_or_xml, options) -> Model<Scalar>. The argument is URDF text when its first
-//   non-blank character is '<', a file path otherwise (build_model_from_file / _from_string say which).
+//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, mimics, report}; build_model<Scalar>(…) ->
+//   its model alone. The argument is URDF text when its first non-blank character is '<', a file path
+//   otherwise (load_from_file / _from_string and build_model_from_file / _from_string say which).
 //   Bodies are the URDF links, in the file's joint order whenever it lists parents before children
 //   (otherwise the earliest joint whose parent is placed comes next); body i's name is its link's name,
 //   its joint's name is the URDF joint's name (model.body_index, model.joint_index, model.frame).
@@ -15,14 +16,25 @@
 //   (merged into the parent body, the link kept as a named frame); floating (free flyer); planar (motion
 //   in the plane normal to <axis>: see P4). options.floating_base puts a free flyer between the world and
 //   the root link; otherwise the root link is fixed to the world. <limit> lower / upper / velocity /
-//   effort are kept as model.limits(i) (continuous: no position limits). Gravity (0, 0, −9.81).
+//   effort are kept as model.limits(i) (continuous: no position limits). Gravity options.gravity
+//   (default (0, 0, −9.81); Model::with_gravity changes it later).
+//   Inertias (options.inertia, rules and repair in urdf/inertia_repair.hpp): repair (default) replaces a
+//   link's Ī_C that is not positive semidefinite, breaks the triangle inequality, or is rank-deficient
+//   with mass by the nearest valid one; strict lets the ModelBuilder reject what it rejects (the first two
+//   rules) and keeps the rest, as before the policies existed; as_is keeps every number (the builder's
+//   physical checks are off) and reports what repair would have changed. Negative mass is an error
+//   under every policy.
+//   Mimic joints (options.mimic): independent (default) loads the joint as an ordinary joint and returns
+//   the relation in Loaded::mimics (checked: it names another revolute, continuous or prismatic joint);
+//   reject refuses the file. The report lists, in order: every inertia repaired or kept although
+//   unphysical (link, rule, relative change), every fixed link merged, every mimic joint made independent.
 //   Numbers are read in binary64 by urdfdom, then rounded once to Scalar (no default Scalar: say which).
 //   Errors: std::invalid_argument whose message starts "treedyn::urdf: <file or "<string>">: " and names
 //   the element (link / joint) and the reason: missing file, malformed XML, no <robot>, a joint whose
 //   parent or child link does not exist, a duplicate name, a link that is the child of two joints or any
-//   other kinematic loop, mimic joints, unknown joint types, non-finite numbers, a zero axis, invalid
-//   limits, and inertias the ModelBuilder rejects (negative mass, not positive semidefinite, triangle
-//   inequality). Nothing else escapes: urdfdom's own parse errors (logged through console_bridge) are
+//   other kinematic loop, mimic joints under MimicPolicy::reject and <mimic> naming no suitable joint,
+//   unknown joint types, non-finite numbers (gravity included), a zero axis, invalid limits, negative
+//   mass, and under strict the inertias the ModelBuilder rejects. Nothing else escapes: urdfdom's own parse errors (logged through console_bridge) are
 //   captured and become the message. Not thread-safe while parsing: console_bridge's output handler is
 //   process-wide and is swapped for the duration of the urdfdom call.
 //   Cost: O(links · log links) after parsing; allocates (setup only, never in the hot algorithms).
@@ -32,7 +44,7 @@
 //       absurd nesting before any recursive parse: TinyXML trusts a UTF-8 lead byte's length and would
 //       read past the end of a truncated sequence
 //   P2  parse the XML; refuse '%' outside file names (urdfdom logs some values as printf formats); list
-//       the joints in document order; check names, parents, children, loops, mimic
+//       the joints in document order; check names, parents, children, loops, mimic (under reject)
 //   P3  let urdfdom parse the elements (poses, inertials, axes, limits), capturing its log
 //   P4  order the links (parents first, file order otherwise) and add one body per link:
 //         joint frame J: URDF <origin> (xyz, rpy) is the pose of J in the parent link frame, so
@@ -41,11 +53,14 @@
 //         planar with axis n ≠ e_z: body frame B = J rotated by Q (Q e_z = n), so X_T ← (Qᵀ, 0) · X_T,
 //           the link frame L sits at ^L X_B = (Q, 0) on the body (its named frame), its inertia is
 //           re-expressed in B and its children are placed through ^L X_B
-//         inertia: <inertial> (m, origin (c, R_I), Ī_C in the inertial frame) → (m, c, R_I Ī_C R_Iᵀ)
-//   P5  build: fixed joints merge into their parent bodies; builder errors are re-thrown naming the file
+//         inertia: <inertial> (m, origin (c, R_I), Ī_C in the inertial frame) → (m, c, R_I Ī_C R_Iᵀ),
+//           then options.inertia on (m, c, Ī_C) before the builder sees it
+//   P5  build: fixed joints merge into their parent bodies; builder errors are re-thrown naming the file;
+//       the mimic relations get the built model's joint indices
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <exception>
@@ -66,12 +81,80 @@
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/spatial/transform.hpp"
+#include "treedyn/urdf/inertia_repair.hpp"
 
 namespace treedyn::urdf {
+
+/// What build_model does with a link inertia that is not physically valid (urdf/inertia_repair.hpp).
+enum class InertiaPolicy {
+  repair,  ///< replace it by the nearest valid one (principal axes kept) and report the change
+  strict,  ///< reject, as the ModelBuilder does: not positive semidefinite, triangle inequality
+  as_is,   ///< keep the numbers (reported); the algorithms run on them, a pivot ≤ 0 shows in their status
+};
+
+/// What build_model does with a <mimic> joint.
+enum class MimicPolicy {
+  independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics)
+  reject,       ///< reject the file
+};
 
 /// Options of build_model.
 struct Options {
   bool floating_base = false;  ///< a free flyer between the world and the root link (else the root is fixed)
+  InertiaPolicy inertia = InertiaPolicy::repair;
+  MimicPolicy mimic = MimicPolicy::independent;
+  std::array<double, 3> gravity = {0.0, 0.0, -9.81};  ///< base coordinates (URDF has no gravity element)
+};
+
+/// One thing the loader did that the file did not say: a repaired or unphysical inertia, a mimic joint
+/// loaded as independent, a fixed link merged into its parent.
+struct Diagnostic {
+  enum class Kind { inertia_repaired, inertia_kept, mimic_independent, fixed_link_merged };
+  Kind kind = Kind::inertia_repaired;
+  std::string element;                     ///< "link 'name'" or "joint 'name'"
+  std::string what;                        ///< the rule broken and what was done, one sentence
+  InertiaFault fault = InertiaFault::none; ///< inertia diagnostics: the rule broken
+  double relative_change = 0.0;            ///< inertia_repaired: ‖ΔĪ_C‖_F / ‖Ī_C‖_F (infinite from zero)
+
+  /// "link 'camera': <what>".
+  [[nodiscard]] std::string to_string() const { return element + ": " + what; }
+};
+
+/// Every diagnostic of one load, in the order the loader met them.
+struct LoadReport {
+  std::string source;                    ///< the file, or "<string>"
+  std::vector<Diagnostic> diagnostics;
+
+  [[nodiscard]] std::size_t count(Diagnostic::Kind kind) const noexcept {
+    return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                  [kind](const Diagnostic& d) { return d.kind == kind; }));
+  }
+  /// One line per diagnostic, each starting with the source.
+  [[nodiscard]] std::string to_string() const {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += source + ": " + d.to_string() + "\n";
+    return out;
+  }
+};
+
+/// A <mimic> relation, kept as metadata: q[index] = multiplier · q[mimicked_index] + offset. The model
+/// treats both joints as independent; a program that wants the coupling enforces it.
+template <class Scalar>
+struct MimicJoint {
+  std::string joint;             ///< the mimicking joint (its URDF name)
+  std::string mimicked;          ///< the joint it follows (<mimic joint="…">)
+  int index = -1;                ///< model.joint_index(joint)
+  int mimicked_index = -1;       ///< model.joint_index(mimicked)
+  Scalar multiplier = Scalar(1);
+  Scalar offset = Scalar(0);
+};
+
+/// What load() returns: the model, the mimic relations beside it, and the report.
+template <class Scalar>
+struct Loaded {
+  Model<Scalar> model;
+  std::vector<MimicJoint<Scalar>> mimics;
+  LoadReport report;
 };
 
 namespace detail {
@@ -192,7 +275,7 @@ inline void reject_percent_outside_file_names(const TiXmlElement* root, const st
   }
 }
 
-inline Structure read_structure(const std::string& xml, const std::string& source) {
+inline Structure read_structure(const std::string& xml, const std::string& source, MimicPolicy mimic) {
   // P1
   if (const std::size_t at = first_invalid_utf8(xml); at != std::string::npos)
     fail(source, "malformed XML: not UTF-8 text (a NUL or an invalid UTF-8 sequence at byte " + std::to_string(at) +
@@ -230,8 +313,8 @@ inline Structure read_structure(const std::string& xml, const std::string& sourc
     e.child = attribute_or_empty(child, "link");
     if (!link_set.count(e.parent)) fail(source, who + "parent link '" + e.parent + "' does not exist");
     if (!link_set.count(e.child)) fail(source, who + "child link '" + e.child + "' does not exist");
-    if (j->FirstChildElement("mimic"))
-      fail(source, who + "mimic joints are not supported (treedyn has no coupled joints)");
+    if (mimic == MimicPolicy::reject && j->FirstChildElement("mimic"))
+      fail(source, who + "mimic joints are not supported (treedyn has no coupled joints; Options::mimic is reject)");
     const auto previous = s.parent_joint.find(e.child);
     if (previous != s.parent_joint.end())
       fail(source, who + "closed kinematic loop: link '" + e.child + "' is already the child of joint '" +
@@ -311,10 +394,20 @@ Transform<Scalar> pose_transform(const ::urdf::Pose& pose, const std::string& so
   return transform_from(treedyn::detail::quaternion_rotation(quat / norm), xyz);
 }
 
-/// The link's rigid-body inertia in its own frame (P4); zero when it has no <inertial>.
+/// A link's <inertial> in its own frame (P4): mass, centre of mass c and Ī_C in link axes (zero when the
+/// link has no <inertial>).
 template <class Scalar>
-RigidInertia<Scalar> link_inertia(const ::urdf::Link& link, const std::string& source) {
-  if (!link.inertial) return RigidInertia<Scalar>::zero();
+struct LinkInertial {
+  Scalar mass = Scalar(0);
+  Vector3<Scalar> com = Vector3<Scalar>::Zero();
+  Matrix3<Scalar> inertia_com = Matrix3<Scalar>::Zero();
+};
+
+/// P4: <inertial> (m, origin (c, R_I), Ī_C in the inertial frame) → (m, c, R_I Ī_C R_Iᵀ).
+template <class Scalar>
+LinkInertial<Scalar> link_inertial(const ::urdf::Link& link, const std::string& source) {
+  LinkInertial<Scalar> out;
+  if (!link.inertial) return out;
   const ::urdf::Inertial& in = *link.inertial;
   const std::string who = "link '" + link.name + "': ";
   const Transform<Scalar> X = pose_transform<Scalar>(in.origin, source, who);  // (R_Iᵀ, c)
@@ -322,11 +415,64 @@ RigidInertia<Scalar> link_inertia(const ::urdf::Link& link, const std::string& s
   Ic << Scalar(in.ixx), Scalar(in.ixy), Scalar(in.ixz),  //
       Scalar(in.ixy), Scalar(in.iyy), Scalar(in.iyz),    //
       Scalar(in.ixz), Scalar(in.iyz), Scalar(in.izz);
-  const Scalar mass = Scalar(in.mass);
+  out.mass = Scalar(in.mass);
   using std::isfinite;
-  if (!isfinite(mass) || !Ic.allFinite()) fail(source, who + "a non-finite number in <inertial>");
-  const Matrix3<Scalar> Ic_link = X.E.transpose() * Ic * X.E;
-  return RigidInertia<Scalar>::from_mass_com_inertia(mass, X.r, Ic_link);
+  if (!isfinite(out.mass) || !Ic.allFinite()) fail(source, who + "a non-finite number in <inertial>");
+  out.com = X.r;
+  out.inertia_com = X.E.transpose() * Ic * X.E;
+  return out;
+}
+
+/// P4 (repair): the robot's typical squared radius of gyration, the median of λ3 / m over the links with
+/// mass and a rotational inertia (0 when there is none): the length scale of a point mass's floor (R2).
+template <class Scalar>
+Scalar typical_gyration_squared(const Structure& s, const ::urdf::ModelInterface& robot, const std::string& source) {
+  std::vector<Scalar> ratios;
+  for (const std::string& name : s.links) {
+    const ::urdf::LinkConstSharedPtr link = robot.getLink(name);
+    if (!link) continue;
+    const LinkInertial<Scalar> in = link_inertial<Scalar>(*link, source);
+    if (!(in.mass > Scalar(0))) continue;
+    const Scalar largest =
+        Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>>(in.inertia_com, Eigen::EigenvaluesOnly).eigenvalues()(2);
+    if (largest > Scalar(0)) ratios.push_back(largest / in.mass);
+  }
+  if (ratios.empty()) return Scalar(0);
+  const auto middle = ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2);
+  std::nth_element(ratios.begin(), middle, ratios.end());
+  return *middle;
+}
+
+/// The link's rigid-body inertia in its own frame (P4), after options.inertia; what was found and done is
+/// added to `report` (under strict nothing is looked at here: the ModelBuilder's rules apply).
+template <class Scalar>
+RigidInertia<Scalar> link_inertia(const ::urdf::Link& link, const std::string& source, InertiaPolicy policy,
+                                  const Scalar& gyration_squared, LoadReport& report) {
+  LinkInertial<Scalar> in = link_inertial<Scalar>(link, source);
+  if (policy != InertiaPolicy::strict && link.inertial && in.mass >= Scalar(0)) {
+    const InertiaRepair<Scalar> r = repair_inertia<Scalar>(in.mass, in.com, in.inertia_com, gyration_squared);
+    if (r.fault != InertiaFault::none) {
+      Diagnostic d;
+      d.element = "link '" + link.name + "'";
+      d.fault = r.fault;
+      d.what = inertia_fault_rule(r.fault);
+      if (policy == InertiaPolicy::repair) {
+        d.kind = Diagnostic::Kind::inertia_repaired;
+        d.relative_change = static_cast<double>(r.relative_change);
+        std::ostringstream change;
+        change.precision(3);
+        change << "; repaired to the nearest valid inertia (principal axes kept), a change of " << d.relative_change
+               << " of |I_C|";
+        d.what += change.str();
+        in.inertia_com = r.inertia_com;
+      } else {
+        d.kind = Diagnostic::Kind::inertia_kept;
+        d.what += "; loaded as is (InertiaPolicy::as_is)";
+      }
+      report.diagnostics.push_back(std::move(d));
+    }
+  }
+  return RigidInertia<Scalar>::from_mass_com_inertia(in.mass, in.com, in.inertia_com);
 }
 
 /// A rotation Q with Q e_z = n for a unit n (exactly the identity when n = e_z).
@@ -380,22 +526,64 @@ JointConversion<Scalar> convert_joint(const ::urdf::Joint& j, const std::string&
   return out;
 }
 
+/// P2–P3: the <mimic> relations in document order, checked (indices are set after P5). A mimic must name
+/// another joint of the file, and both must have one coordinate (revolute, continuous, prismatic).
+template <class Scalar>
+std::vector<MimicJoint<Scalar>> read_mimics(const Structure& s, const ::urdf::ModelInterface& robot,
+                                            const std::string& source) {
+  const auto one_coordinate = [](const ::urdf::Joint& j) {
+    return j.type == ::urdf::Joint::REVOLUTE || j.type == ::urdf::Joint::CONTINUOUS || j.type == ::urdf::Joint::PRISMATIC;
+  };
+  std::vector<MimicJoint<Scalar>> out;
+  for (const JointEntry& e : s.joints) {
+    const ::urdf::JointConstSharedPtr j = robot.getJoint(e.name);
+    if (!j || !j->mimic) continue;
+    const std::string who = "joint '" + e.name + "': ";
+    MimicJoint<Scalar> m;
+    m.joint = e.name;
+    m.mimicked = j->mimic->joint_name;
+    m.multiplier = Scalar(j->mimic->multiplier);
+    m.offset = Scalar(j->mimic->offset);
+    using std::isfinite;
+    if (!isfinite(m.multiplier) || !isfinite(m.offset)) fail(source, who + "a non-finite number in <mimic>");
+    if (m.mimicked == e.name) fail(source, who + "<mimic> names the joint itself");
+    const ::urdf::JointConstSharedPtr followed = robot.getJoint(m.mimicked);
+    if (!followed) fail(source, who + "<mimic> names joint '" + m.mimicked + "', which does not exist");
+    if (!one_coordinate(*j) || !one_coordinate(*followed))
+      fail(source, who + "<mimic> couples joint '" + m.mimicked +
+                       "': both joints must be revolute, continuous or prismatic");
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 /// P4–P5 on checked input.
 template <class Scalar>
-Model<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
-                       const std::string& source) {
+Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
+                        const std::string& source) {
+  Loaded<Scalar> out;
+  out.report.source = source;
+  out.mimics = read_mimics<Scalar>(s, robot, source);
+  const Vector3<Scalar> gravity(Scalar(options.gravity[0]), Scalar(options.gravity[1]), Scalar(options.gravity[2]));
+  if (!gravity.allFinite()) fail(source, "Options::gravity is not finite (in this Scalar)");
+  const Scalar gyration_squared =
+      options.inertia == InertiaPolicy::repair ? typical_gyration_squared<Scalar>(s, robot, source) : Scalar(0);
   ModelBuilder<Scalar> builder;
+  builder.set_gravity(gravity);
+  builder.set_physical_inertia_check(options.inertia != InertiaPolicy::as_is);
   std::map<std::string, int> body_of;                          // link → builder body
   std::map<std::string, Transform<Scalar>> link_from_body;     // link → ^L X_B
   std::string context;                                         // what a builder error is about
+  const auto inertia_of = [&](const ::urdf::Link& link) {
+    return link_inertia<Scalar>(link, source, options.inertia, gyration_squared, out.report);
+  };
   try {
     // P4: the root link
     const ::urdf::LinkConstSharedPtr root = robot.getLink(s.root);
     if (!root) fail(source, "link '" + s.root + "': missing from urdfdom's model");
     context = "link '" + s.root + "': ";
     const Joint<Scalar> root_joint = options.floating_base ? Joint<Scalar>::free_flyer() : Joint<Scalar>::fixed();
-    body_of[s.root] = builder.add_body(no_parent, root_joint, Transform<Scalar>::identity(),
-                                       link_inertia<Scalar>(*root, source), s.root);
+    body_of[s.root] = builder.add_body(no_parent, root_joint, Transform<Scalar>::identity(), inertia_of(*root), s.root);
     link_from_body[s.root] = Transform<Scalar>::identity();
     // P4: the other links, parents first, the earliest ready joint of the file next
     std::set<int> ready;
@@ -415,23 +603,38 @@ Model<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot, 
       const Transform<Scalar> X_J = pose_transform<Scalar>(j->parent_to_joint_origin_transform, source, context);
       const Transform<Scalar> body_from_link = c.link_from_body.inverse();  // ^B X_L = (Qᵀ, 0)
       const Transform<Scalar> X_T = body_from_link * X_J * link_from_body.at(e.parent);
-      const RigidInertia<Scalar> I_B = apply_transpose_inertia(c.link_from_body, link_inertia<Scalar>(*child, source));
+      const RigidInertia<Scalar> I_B = apply_transpose_inertia(c.link_from_body, inertia_of(*child));
       const int body = builder.add_body(body_of.at(e.parent), c.joint, X_T, I_B, e.child);
       builder.set_joint_name(body, e.name);
       builder.set_joint_limits(body, c.limits);
       if (c.joint.type == JointType::planar) builder.set_frame_placement(body, c.link_from_body);
+      if (c.joint.type == JointType::fixed)
+        out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::fixed_link_merged, "link '" + e.child + "'",
+                                                    "merged into link '" + e.parent + "' through fixed joint '" +
+                                                        e.name + "'; kept as a named frame",
+                                                    InertiaFault::none, 0.0});
       body_of[e.child] = body;
       link_from_body[e.child] = c.link_from_body;
       release(e.child);
     }
     // P5
     context.clear();
-    return builder.build();
+    out.model = builder.build();
   } catch (const std::invalid_argument& error) {
     const std::string message = error.what();
     if (message.rfind("treedyn::urdf:", 0) == 0) throw;
     fail(source, context + message);
   }
+  for (MimicJoint<Scalar>& m : out.mimics) {
+    m.index = out.model.joint_index(m.joint);
+    m.mimicked_index = out.model.joint_index(m.mimicked);
+    out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mimic_independent, "joint '" + m.joint + "'",
+                                                "mimics joint '" + m.mimicked +
+                                                    "'; loaded as an independent joint (the relation is in "
+                                                    "Loaded::mimics)",
+                                                InertiaFault::none, 0.0});
+  }
+  return out;
 }
 
 /// P1: the file's text.
@@ -445,32 +648,57 @@ inline std::string read_file(const std::string& path) {
 }
 
 template <class Scalar>
-Model<Scalar> build(const std::string& xml, const Options& options, const std::string& source) {
-  const Structure s = read_structure(xml, source);
+Loaded<Scalar> build(const std::string& xml, const Options& options, const std::string& source) {
+  const Structure s = read_structure(xml, source, options.mimic);
   const ::urdf::ModelInterfaceSharedPtr robot = parse_elements(xml, source);
   return assemble<Scalar>(s, *robot, options, source);
 }
 
+/// True when the argument is URDF text (first non-blank character '<'), false for a path.
+inline bool is_text(const std::string& path_or_xml) noexcept {
+  const std::size_t first = path_or_xml.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && path_or_xml[first] == '<';
+}
+
 }  // namespace detail
 
-/// A Model from URDF text; errors name "<string>" as the file.
+/// The model, the mimic relations and the load report from URDF text; errors name "<string>" as the file.
 template <class Scalar>
-[[nodiscard]] Model<Scalar> build_model_from_string(const std::string& xml, const Options& options = {}) {
+[[nodiscard]] Loaded<Scalar> load_from_string(const std::string& xml, const Options& options = {}) {
   return detail::build<Scalar>(xml, options, "<string>");
 }
 
-/// A Model from a URDF file; errors name the path.
+/// The model, the mimic relations and the load report from a URDF file; errors name the path.
 template <class Scalar>
-[[nodiscard]] Model<Scalar> build_model_from_file(const std::string& path, const Options& options = {}) {
+[[nodiscard]] Loaded<Scalar> load_from_file(const std::string& path, const Options& options = {}) {
   return detail::build<Scalar>(detail::read_file(path), options, path);
 }
 
-/// A Model from URDF text (first non-blank character '<') or from the file at that path.
+/// The model, the mimic relations and the load report from URDF text (first non-blank character '<') or
+/// from the file at that path.
+template <class Scalar>
+[[nodiscard]] Loaded<Scalar> load(const std::string& path_or_xml, const Options& options = {}) {
+  return detail::is_text(path_or_xml) ? load_from_string<Scalar>(path_or_xml, options)
+                                      : load_from_file<Scalar>(path_or_xml, options);
+}
+
+/// A Model from URDF text; errors name "<string>" as the file (the report is dropped: see load_from_string).
+template <class Scalar>
+[[nodiscard]] Model<Scalar> build_model_from_string(const std::string& xml, const Options& options = {}) {
+  return load_from_string<Scalar>(xml, options).model;
+}
+
+/// A Model from a URDF file; errors name the path (the report is dropped: see load_from_file).
+template <class Scalar>
+[[nodiscard]] Model<Scalar> build_model_from_file(const std::string& path, const Options& options = {}) {
+  return load_from_file<Scalar>(path, options).model;
+}
+
+/// A Model from URDF text (first non-blank character '<') or from the file at that path (the report is
+/// dropped: see load).
 template <class Scalar>
 [[nodiscard]] Model<Scalar> build_model(const std::string& path_or_xml, const Options& options = {}) {
-  const std::size_t first = path_or_xml.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && path_or_xml[first] == '<') return build_model_from_string<Scalar>(path_or_xml, options);
-  return build_model_from_file<Scalar>(path_or_xml, options);
+  return load<Scalar>(path_or_xml, options).model;
 }
 
 }  // namespace treedyn::urdf

@@ -32,10 +32,13 @@ const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model,
                                                   ReferenceFrame reference = ReferenceFrame::local) noexcept {
   data.J.setZero();
   Transform<Scalar> X_Fj = placement;                                                // K1
-  for (int j = body; j != no_parent; j = model.parent(j)) {                          // K2
+  for (int j = body;;) {                                                             // K2
     const MotionSubspace<Scalar>& S = model.motion_subspace(j);
     data.J.middleCols(model.v_offset(j), S.cols()) = X_Fj.apply_motion(S);
+    const int p = model.parent(j);
+    if (p == no_parent) break;                                                       // no transform past the root
     X_Fj = X_Fj * data.Xup[j];
+    j = p;
   }
   if (reference == ReferenceFrame::world_aligned) {                                  // K3
     const Matrix3<Scalar> R = (placement.E * data.X_world[body].E).transpose();

@@ -2,20 +2,15 @@
 // widening of a computed result to long double, and the test of whether a forward problem is meaningful in T.
 #pragma once
 
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "accuracy/suite/accuracy.hpp"
 #include "support/scalars.hpp"
+#include "support/tolerance.hpp"
 
 namespace treedyn::accuracy {
-
-template <class T>
-double epsilon() {
-  return static_cast<double>(std::numeric_limits<T>::epsilon());
-}
 
 template <class Derived>
 MatrixL widen(const Eigen::MatrixBase<Derived>& a) {
@@ -25,7 +20,7 @@ MatrixL widen(const Eigen::MatrixBase<Derived>& a) {
 /// True while 8·n·ε·κ_s < 1: the scaled H rounded to T is safely positive definite (accuracy.hpp).
 template <class T>
 bool solvable(int n, double kappa_s) {
-  return 8.0 * n * epsilon<T>() * kappa_s < 1.0;
+  return 8.0 * n * test::eps<T>() * kappa_s < 1.0;
 }
 
 template <class T>
@@ -42,7 +37,7 @@ struct Recorder {
     m.algorithm = algorithm;
     m.metric = metric;
     m.scalar = std::is_same<T, float>::value ? "float" : "double";
-    m.error = error / epsilon<T>();
+    m.error = error / test::eps<T>();
     m.c = constant;
     m.n = n;
     m.kappa = kappa;

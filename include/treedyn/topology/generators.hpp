@@ -47,6 +47,8 @@ class SplitMix64 {
   }
 
   /// A double in [lo, hi) from the top 53 bits of one draw: exact, portable, the same on every platform.
+  /// Deliberately double for every Scalar: a model or matrix drawn for float is the double draw rounded
+  /// once (callers write Scalar(rng.uniform(…))), so float and double runs see the same numbers.
   constexpr double uniform(double lo, double hi) noexcept {
     return lo + (hi - lo) * (static_cast<double>(next() >> 11) * 0x1.0p-53);
   }

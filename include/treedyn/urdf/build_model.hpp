@@ -98,7 +98,9 @@ enum class MimicPolicy {
   reject,       ///< reject the file
 };
 
-/// Options of build_model.
+/// Options of build_model. One Options serves load<float>, load<double>, … alike, so its numbers are
+/// written as in the file: urdfdom parses every URDF number to double, and the loader converts each with
+/// Scalar(…) where it is used (the gravity, like every link parameter, once per load).
 struct Options {
   bool floating_base = false;  ///< a free flyer between the world and the root link (else the root is fixed)
   InertiaPolicy inertia = InertiaPolicy::repair;
@@ -114,7 +116,9 @@ struct Diagnostic {
   std::string element;                     ///< "link 'name'" or "joint 'name'"
   std::string what;                        ///< the rule broken and what was done, one sentence
   InertiaFault fault = InertiaFault::none; ///< inertia diagnostics: the rule broken
-  double relative_change = 0.0;            ///< inertia_repaired: ‖ΔĪ_C‖_F / ‖Ī_C‖_F (infinite from zero)
+  /// inertia_repaired: ‖ΔĪ_C‖_F / ‖Ī_C‖_F (infinite from zero); a figure for people and logs, in double
+  /// whatever the model's scalar, so one LoadReport type serves every load<Scalar>
+  double relative_change = 0.0;
 
   /// "link 'camera': <what>".
   [[nodiscard]] std::string to_string() const { return element + ": " + what; }

@@ -97,7 +97,7 @@ class Dynamics {
       case Method::crbm_cholesky: {
         crba(model_, data_, q);
         bias(model_, data_, q, qd);
-        A_ = data_.H;
+        dense_H(model_, data_, A_);
         const FactorStatus s = method_ == Method::crbm_ldlt ? ltdl(A_, model_.dof_parents())
                                                             : ltl(A_, model_.dof_parents());
         // the paper's "D2", the base pivot, is row 0 of the factor (both kernels eliminate the tip row
@@ -135,8 +135,8 @@ class Dynamics {
   [[nodiscard]] bool ok() const noexcept { return ok_; }
   /// The paper's "D2": the base joint's pivot as the last call formed it (before any check).
   [[nodiscard]] Scalar base_pivot() const noexcept { return base_pivot_; }
-  /// The joint-space inertia matrix of the last CRBM call.
-  [[nodiscard]] const Matrix& H() const noexcept { return data_.H; }
+  /// The joint-space inertia matrix of the last CRBM call (a dense copy of the packed data.H).
+  [[nodiscard]] Matrix H() const { return dense_H(model_, data_); }
 
  private:
   Model<Scalar, N> model_;
@@ -305,7 +305,8 @@ inline double count_ratio(const CountResult& num, const CountResult& den) {
 inline long double kappa(const Model<long double, 2>& model, Data<long double, 2>& data, long double q_distal) {
   Eigen::Matrix<long double, 2, 1> q(0.0L, q_distal);
   crba(model, data, q);
-  const Eigen::Matrix<long double, 2, 2> H = data.H;
+  Eigen::Matrix<long double, 2, 2> H;
+  dense_H(model, data, H);
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix<long double, 2, 2>> eig(H, Eigen::EigenvaluesOnly);
   return eig.eigenvalues()(1) / eig.eigenvalues()(0);
 }

@@ -47,27 +47,31 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
   const treedyn::bench::State<S> s = treedyn::bench::state(model);
   const VecX &q = s.q, &tau = s.tau;
   const std::string suffix = "/" + name + "/" + scalar;
-  // body(model, data, x, dense) runs one call; x is a preallocated n-vector, dense a preallocated n×n.
+  // body(model, data, q, τ, x, dense, llt, ws) runs one call; x is a preallocated n-vector, dense a preallocated
+  // n×n, ws the MinverseLtdlWorkspace (minverse_ltdl's output H⁻¹).
   auto add = [&](const std::string& kernel, auto body) {
     benchmark::RegisterBenchmark((kernel + suffix).c_str(), [model, q, tau, body](benchmark::State& st) {
       Data<S> data(model);
       VecX x = tau;
       MatX dense = MatX::Zero(model.nv(), model.nv());
       auto llt = std::make_shared<Eigen::LLT<MatX>>(model.nv());
+      treedyn::MinverseLtdlWorkspace<S> minv(model);
       for (auto _ : st) {
-        body(model, data, q, tau, x, dense, *llt);
+        body(model, data, q, tau, x, dense, *llt, minv);
         benchmark::ClobberMemory();
       }
     });
   };
-  add("MinverseLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX&, auto&) {
-    benchmark::DoNotOptimize(treedyn::minverse_ltdl(m, d, q_).data());
+  add("MinverseLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX&, auto&, auto& ws) {
+    benchmark::DoNotOptimize(treedyn::minverse_ltdl(m, d, ws, q_).data());
   });
-  add("MinverseLTDLDenseFactor", [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX& A, auto&) {
-    A = treedyn::crba(m, d, q_);
+  add("MinverseLTDLDenseFactor",
+      [](const auto& m, auto& d, const VecX& q_, const VecX&, VecX&, MatX& A, auto&, auto& ws) {
+    treedyn::crba(m, d, q_);
+    treedyn::dense_H(m, d, A);
     benchmark::DoNotOptimize(treedyn::ltdl(A, m.dof_parents()).ok());
-    treedyn::ltdl_inverse(A, m.dof_parents(), d.Minv);
-    benchmark::DoNotOptimize(d.Minv.data());
+    treedyn::ltdl_inverse(A, m.dof_parents(), ws.Minv);
+    benchmark::DoNotOptimize(ws.Minv.data());
   });
   benchmark::RegisterBenchmark(("MinverseABA" + suffix).c_str(), [model, q](benchmark::State& st) {
     Data<S> data(model);
@@ -77,21 +81,24 @@ void register_model(const std::string& name, const Model<S>& model_with_gravity,
       benchmark::ClobberMemory();
     }
   });
-  add("MinverseApplyLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+  add("MinverseApplyLTDL", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&, auto&) {
     treedyn::crba(m, d, q_);
-    m.h_pattern().pack(d.H, d.H_factor);
+    d.H_factor = d.H;
     benchmark::DoNotOptimize(treedyn::ltdl_packed(d.H_factor, m.h_pattern()).ok());
     x = t;
     treedyn::ltdl_solve_packed(d.H_factor, m.h_pattern(), x);
     benchmark::DoNotOptimize(x.data());
   });
   if (with_aba)
-    add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&) {
+    add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto&, auto&) {
       x.setZero();  // q̇ = 0
       benchmark::DoNotOptimize(treedyn::aba(m, d, q_, x, t).data());
     });
-  add("MinverseApplyDenseLLT", [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX&, auto& llt) {
-    llt.compute(treedyn::crba(m, d, q_));
+  add("MinverseApplyDenseLLT",
+      [](const auto& m, auto& d, const VecX& q_, const VecX& t, VecX& x, MatX& A, auto& llt, auto&) {
+    treedyn::crba(m, d, q_);
+    treedyn::dense_H(m, d, A);
+    llt.compute(A);
     x = t;
     llt.solveInPlace(x);
     benchmark::DoNotOptimize(x.data());

@@ -23,7 +23,7 @@ TEST_CASE("float aba and modified_aba stay within c·n·ε·κ(H) of a long doub
     const Eigen::Matrix<long double, Eigen::Dynamic, 1> ql =
         aba(ml, dl, s.q.cast<long double>(), s.qd.cast<long double>(), tau.cast<long double>());
     crba(ml, dl, s.q.cast<long double>());
-    const double kappa = spd_condition(dl.H);
+    const double kappa = spd_condition(dense_H(ml, dl));
     for (Method m : {Method::aba, Method::modified_aba}) {
       INFO(name(m));
       const Eigen::VectorXf qf = run(m, mf, df, s.q, s.qd, tau);

@@ -4,6 +4,7 @@
 
 #include "support/robot_cases.hpp"
 #include "reference/dense_dynamics.hpp"
+#include "support/crba_dense.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 
@@ -26,7 +27,7 @@ TEMPLATE_TEST_CASE("crba equals the dense Σ Jᵢᵀ Iᵢ Jᵢ and has exactly t
   using T = TestType;
   for_each_robot_state<T>(50, 700u, [](const RobotCase<T>& c, const State<T>& s) {
     Data<T> data(c.model);
-    const auto& H = crba(c.model, data, s.q);
+    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba_dense(c.model, data, s.q);
     // reference in double from the same (rounded) model, so only the algorithm's rounding is measured
     const Model<double> md = c.model.template cast<double>();
     const Eigen::MatrixXd Href = reference::mass_matrix(md, s.q.template cast<double>());
@@ -51,7 +52,7 @@ TEMPLATE_TEST_CASE("crba columns equal RNEA(q, 0, e_j) − RNEA(q, 0, 0); ½ q̇
   for_each_robot_state<T>(20, 800u, [](const RobotCase<T>& c, const State<T>& s) {
     const int n = c.model.nv();
     Data<T> data(c.model);
-    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba(c.model, data, s.q);
+    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba_dense(c.model, data, s.q);
     const Eigen::Matrix<T, Eigen::Dynamic, 1> zero = Eigen::Matrix<T, Eigen::Dynamic, 1>::Zero(n);
     const Eigen::Matrix<T, Eigen::Dynamic, 1> g = rnea(c.model, data, s.q, zero, zero);
     Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> cols(n, n);
@@ -73,8 +74,33 @@ TEST_CASE("Model<double, 30> of the humanoid gives the same H as Model<double>",
   Data<double> d1(dyn);
   Data<double, 30> d2(fixed);
   const State<double> s = random_state(dyn, 99);
-  const Eigen::MatrixXd H1 = crba(dyn, d1, s.q);
-  const Eigen::Matrix<double, 30, 30> H2 = crba(fixed, d2, s.q);
+  const Eigen::MatrixXd H1 = crba_dense(dyn, d1, s.q);
+  const Eigen::Matrix<double, 30, 30> H2 = crba_dense(fixed, d2, s.q);
   const double ulp = std::numeric_limits<double>::epsilon() * H1.cwiseAbs().maxCoeff();
   REQUIRE(close_entrywise(H1, H2, 4 * ulp));
+}
+
+TEST_CASE("packed crba: dense_H's two forms agree with the packed entries; forward_dynamics_crba is the dense route",
+          "[crba][packed]") {
+  for_each_robot_state<double>(5, 900u, [](const RobotCase<double>& c, const State<double>& s) {
+    const int n = c.model.nv();
+    const AncestorPattern& pattern = c.model.h_pattern();
+    Data<double> data(c.model);
+    crba(c.model, data, s.q);
+    const Eigen::MatrixXd H = dense_H(c.model, data);
+    REQUIRE(H == H.transpose());
+    Eigen::MatrixXd out = Eigen::MatrixXd::Constant(n, n, std::numeric_limits<double>::quiet_NaN());
+    dense_H(c.model, data, out);  // overwrites every entry, the zeros included
+    REQUIRE(out == H);
+    Eigen::VectorXd packed(pattern.nonzeros());
+    pattern.pack(H, packed);
+    REQUIRE(packed == data.H);
+    // the route forward_dynamics_crba took with a dense H: pack it, factor, solve; bit for bit the same
+    const Eigen::VectorXd tau = rnea(c.model, data, s.q, s.qd, s.qdd);
+    const Eigen::VectorXd qdd = forward_dynamics_crba(c.model, data, s.q, s.qd, tau);
+    REQUIRE(ltdl_packed(packed, pattern).ok());
+    Eigen::VectorXd x = tau - data.C;
+    ltdl_solve_packed(packed, pattern, x);
+    REQUIRE(x == qdd);
+  });
 }

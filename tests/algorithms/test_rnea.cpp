@@ -6,6 +6,7 @@
 
 #include "support/robot_cases.hpp"
 #include "reference/dense_dynamics.hpp"
+#include "support/crba_dense.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 
@@ -21,7 +22,7 @@ TEMPLATE_TEST_CASE("rnea: τ = H q̈ + C and agrees with the dense Newton–Eule
     Data<T> data(c.model);
     const VecX tau = rnea(c.model, data, s.q, s.qd, s.qdd);
     const VecX C = bias(c.model, data, s.q, s.qd);
-    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba(c.model, data, s.q);
+    const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic> H = crba_dense(c.model, data, s.q);
     // every term is bounded by |H||q̈| + |C|: the rounding of each side is a small multiple of it
     const double scale = static_cast<double>((H.cwiseAbs() * s.qdd.cwiseAbs()).maxCoeff() + C.cwiseAbs().maxCoeff() + T(1));
     const double tol = 64.0 * (n + 1) * eps<T>() * scale;

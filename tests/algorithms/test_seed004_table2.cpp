@@ -44,7 +44,7 @@ Outcome<T> crbm_ldlt(T m1, int which) {
   Data<T> data(model);
   const Eigen::Matrix<T, 2, 1> zero = Eigen::Matrix<T, 2, 1>::Zero();
   crba(model, data, zero);
-  Eigen::Matrix<T, 2, 2> A = data.H;
+  Eigen::Matrix<T, 2, 2> A = dense_H(model, data);
   const FactorStatus status = ltdl(A, model.dof_parents());
   Eigen::Matrix<T, 2, 1> x = table2_tau<T>();
   if (status) ltdl_solve(A, model.dof_parents(), x);

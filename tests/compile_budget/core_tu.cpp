@@ -13,6 +13,7 @@ template <class Scalar>
 bool run_core_algorithms(const treedyn::Model<Scalar>& model) {
   treedyn::Data<Scalar> data(model);
   treedyn::MinverseAbaWorkspace<Scalar> minv(model);
+  treedyn::MinverseLtdlWorkspace<Scalar> minv_ltdl(model);
   treedyn::OperationalFrames<Scalar> frames(model);
   frames.add(model.nbodies() - 1, treedyn::Transform<Scalar>::identity());
   const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> q = treedyn::neutral(model);
@@ -23,7 +24,7 @@ bool run_core_algorithms(const treedyn::Model<Scalar>& model) {
   sum += treedyn::forward_dynamics_crba(model, data, q, v, v).sum();
   sum += treedyn::aba(model, data, q, v, v).sum();
   sum += treedyn::modified_aba(model, data, q, v, v).sum();
-  sum += treedyn::minverse_ltdl(model, data, q).sum();
+  sum += treedyn::minverse_ltdl(model, data, minv_ltdl, q).sum();
   sum += treedyn::minverse_aba(model, data, minv, q).sum();
   treedyn::forward_kinematics(model, data, q);
   sum += treedyn::frame_jacobian(model, data, model.nbodies() - 1, treedyn::Transform<Scalar>::identity()).sum();

@@ -16,6 +16,7 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   const Vec qdd = Vec::LinSpaced(model.nv(), T(1), T(-1));
   std::vector<Force<T>> f_ext(static_cast<std::size_t>(model.nbodies()), Force<T>::Constant(T(0.5)));
   const Transform<T> placement = xlt(Vector3<T>(T(0.1), T(0), T(0.2)));
+  MatrixN<T, N> H = MatrixN<T, N>::Zero(model.nv(), model.nv());  // dense_H's caller-sized output
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { forward_kinematics(model, data, q); }) == 0);
@@ -24,6 +25,8 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] { bias(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] { bias(model, data, q, qd, f_ext); }) == 0);
     CHECK(allocations_in([&] { crba(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { dense_H(model, data, H); }) == 0);
+    CHECK(allocations_in([&] { dense_H(model, data, H.block(0, 0, model.nv(), model.nv())); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd, f_ext); }) == 0);
     CHECK(allocations_in([&] { aba(model, data, q, qd, qdd); }) == 0);

@@ -14,12 +14,14 @@ template <class T, int N>
 void require_minverse_ltdl_aba_allocation_free(const Model<T, N>& model, Data<T, N>& data) {
   const Eigen::Matrix<T, Eigen::Dynamic, 1> q_dyn = random_configuration(model, 5);
   const Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, (N == Dynamic ? Dynamic : 2 * N), 1> q = q_dyn;
-  MatrixN<T, N> dense_factor = crba(model, data, q), inverse = dense_factor;
+  crba(model, data, q);
+  MatrixN<T, N> dense_factor = dense_H(model, data), inverse = dense_factor;
   MinverseAbaWorkspace<T, N> ws(model);
+  MinverseLtdlWorkspace<T, N> ws_ltdl(model);
   REQUIRE(ltdl(dense_factor, model.dof_parents()).ok());
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
-    CHECK(allocations_in([&] { minverse_ltdl(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { minverse_ltdl(model, data, ws_ltdl, q); }) == 0);
     CHECK(allocations_in([&] { minverse_aba(model, data, ws, q); }) == 0);
     CHECK(allocations_in([&] { ltdl_inverse(dense_factor, model.dof_parents(), inverse); }) == 0);
     CHECK(allocations_in([&] { ltdl_inverse_packed(data.H_factor, model.h_pattern(), inverse); }) == 0);

@@ -9,6 +9,7 @@
 
 #include <Eigen/Cholesky>
 
+#include "support/crba_dense.hpp"
 #include "support/random.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/model/configuration.hpp"
@@ -64,7 +65,7 @@ TEST_CASE("urdf robots: examples/robots/*.urdf give the programmatic robots' H, 
       const Eigen::VectorXd q = treedyn::random_configuration(ref, seed);
       const Eigen::VectorXd qd = rng.matrix<double>(ref.nv(), 1);
       const Eigen::VectorXd tau = rng.matrix<double>(ref.nv(), 1);
-      const Eigen::MatrixXd H = treedyn::crba(model, data, q), H_ref = treedyn::crba(ref, data_ref, q);
+      const Eigen::MatrixXd H = treedyn::test::crba_dense(model, data, q), H_ref = treedyn::test::crba_dense(ref, data_ref, q);
       CHECK(rel(H, H_ref) <= 1e-12);
       const Eigen::VectorXd C = treedyn::bias(model, data, q, qd), C_ref = treedyn::bias(ref, data_ref, q, qd);
       CHECK(rel(C, C_ref) <= 1e-12);
@@ -111,7 +112,7 @@ TEST_CASE("urdf: fixed joints give the dynamics of the same robot with those joi
       qf(keep[static_cast<std::size_t>(k)]) = q(k);
       qdf(keep[static_cast<std::size_t>(k)]) = qd(k);
     }
-    const Eigen::MatrixXd Hf = treedyn::crba(free, df, qf);
+    const Eigen::MatrixXd Hf = treedyn::test::crba_dense(free, df, qf);
     const Eigen::VectorXd Cf = treedyn::bias(free, df, qf, qdf);
     Eigen::MatrixXd H_locked(3, 3);
     Eigen::VectorXd C_locked(3);
@@ -119,7 +120,7 @@ TEST_CASE("urdf: fixed joints give the dynamics of the same robot with those joi
       C_locked(a) = Cf(keep[static_cast<std::size_t>(a)]);
       for (int b = 0; b < 3; ++b) H_locked(a, b) = Hf(keep[static_cast<std::size_t>(a)], keep[static_cast<std::size_t>(b)]);
     }
-    CHECK(rel(treedyn::crba(welded, dw, q), H_locked) <= 1e-13);
+    CHECK(rel(treedyn::test::crba_dense(welded, dw, q), H_locked) <= 1e-13);
     CHECK(rel(treedyn::bias(welded, dw, q, qd), C_locked) <= 1e-13);
     const Eigen::VectorXd qdd_locked = H_locked.llt().solve(tau - C_locked);
     CHECK(rel(treedyn::aba(welded, dw, q, qd, tau), qdd_locked) <= 1e-12);
@@ -187,7 +188,7 @@ TEST_CASE("urdf: a planar joint about a general axis is the chain prismatic, pri
     T(cx + 1, px + 1) = c;
     T(cx + 2, px + 2) = 1.0;
     T(ce, pe) = 1.0;
-    const Eigen::MatrixXd Hp = treedyn::crba(planar, dp, qp), Hc = treedyn::crba(chain, dc, qc);
+    const Eigen::MatrixXd Hp = treedyn::test::crba_dense(planar, dp, qp), Hc = treedyn::test::crba_dense(chain, dc, qc);
     CHECK(rel(Hp, T.transpose() * Hc * T) <= 1e-13);
     // at rest (Ṫ v = 0): v̇_planar = Tᵀ q̈_chain under the matching forces τ_chain = T τ_planar
     const Eigen::VectorXd tau = rng.matrix<double>(4, 1), zero = Eigen::VectorXd::Zero(4);

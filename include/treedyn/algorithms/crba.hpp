@@ -33,10 +33,14 @@
 // μ(k) = k − 1, so that walk yields the n_i × n_i block of C4 (lower triangle, mirrored) and then every
 // ancestor column of C9, for 1-DoF and multi-DoF joints alike, with fixed-size 3-vectors only.
 // Indexing: paper body i ↔ code i−1; "λ(j) ≠ 0" ↔ "parent != no_parent".
-// Contract: q has model.nq() entries. Writes the branch-induced nonzeros of data.H (both triangles) and
-// nothing else: the zeros were set once when Data was built (the paper's §5: "the zero elements must be
-// initialized to zero at least once"). Also fills data.Xup, data.R_root, data.o_parent, data.S_root and
-// data.IC (root axes, about each body's own origin). Returns data.H.
+// Storage. The walk l = k, μ(k), μ(μ(k)), … of DoF k is exactly packed row k of model.h_pattern()
+// (kernels/ltdl_packed.hpp: [H_kk, H_k,μ(k), …]), so C4 and C9 write each entry once, in order, into
+// data.H = the lower triangle of H on its structural (ancestor) entries, n + D1 numbers; the branch-induced
+// zeros and the upper triangle are not stored (the paper's §5 keeps them in a dense H set to zero once).
+// Contract: q has model.nq() entries. Writes data.H (packed, as above) and fills data.Xup, data.R_root,
+// data.o_parent, data.S_root and data.IC (root axes, about each body's own origin). Returns data.H.
+// dense_H(model, data[, out]) unpacks it into the full symmetric n×n H: the allocating form is a
+// setup-time convenience, the form with a caller-sized `out` never allocates.
 // Cost for 1-DoF joints: D0 (ra + rx + vx) + N' rotation compositions + D1 (cross product + 6-term dot
 // product) (N' = bodies of depth ≥ 3), against the paper's eq. 14, D0 (ra + rx) + D1·vx (ra, rx, vx:
 // rigid-body add, rigid-body transform, vector transform). See the README's benchmark section.
@@ -52,8 +56,8 @@
 namespace treedyn {
 
 template <class Scalar, int N, class Dq>
-const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                               const Eigen::MatrixBase<Dq>& q) noexcept {
+const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                    const Eigen::MatrixBase<Dq>& q) noexcept {
   detail::joint_transforms(model, data, q);
   for (int i = 0; i < model.nbodies(); ++i) {                                       // C1
     const MotionSubspace<Scalar>& S_i = model.motion_subspace(i);
@@ -89,6 +93,7 @@ const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& d
       const auto s = data.S_root.col(k);
       const Vector3<Scalar> f = Ic.m * s.template tail<3>() - Ic.h.cross(s.template head<3>());   // C3
       Vector3<Scalar> n = Ic.I * s.template head<3>() + Ic.h.cross(s.template tail<3>());
+      Scalar* H_k = data.H.data() + model.h_pattern().row_start(k);                 // packed row k
       int body = i;
       for (int l = k; l != no_parent; l = mu[l]) {                                  // C4, C6–C8
         if (model.dof_body(l) != body) {                                            // l is in λ(body): C8
@@ -96,7 +101,7 @@ const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& d
           body = model.dof_body(l);
         }
         const auto sl = data.S_root.col(l);
-        data.H(k, l) = data.H(l, k) = n.dot(sl.template head<3>()) + f.dot(sl.template tail<3>());  // C9
+        *H_k++ = n.dot(sl.template head<3>()) + f.dot(sl.template tail<3>());       // C9: H_kl
       }
     }
     const int p = model.parent(i);
@@ -104,6 +109,30 @@ const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& d
       data.IC[p] += detail::shift_origin(Ic.m, Ic.h, Ic.I, Vector3<Scalar>(-data.o_parent[i]));
   }
   return data.H;
+}
+
+/// out ← H, full symmetric n×n, from the packed data.H of the last crba: the structural entries and
+/// their mirror images, 0 elsewhere. out must be model.nv() × model.nv(); never allocates.
+template <class Scalar, int N, class Dout>
+void dense_H(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Eigen::MatrixBase<Dout>& out) noexcept {
+  TREEDYN_ASSERT(out.rows() == model.nv() && out.cols() == model.nv(), "dense_H: out must be nv × nv");
+  out.setZero();
+  model.h_pattern().unpack(data.H, out);                                            // lower triangle
+  for (Eigen::Index j = 1; j < out.cols(); ++j)
+    for (Eigen::Index i = 0; i < j; ++i) out(i, j) = out(j, i);                      // mirrored
+}
+template <class Scalar, int N, class Dout>
+void dense_H(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Eigen::MatrixBase<Dout>&& out) noexcept {
+  dense_H(model, data, out);
+}
+
+/// H, full symmetric n×n, from the packed data.H of the last crba, as a new matrix (allocates for N =
+/// Dynamic: a setup-time convenience).
+template <class Scalar, int N>
+MatrixN<Scalar, N> dense_H(const Model<Scalar, N>& model, const Data<Scalar, N>& data) {
+  MatrixN<Scalar, N> out(model.nv(), model.nv());
+  dense_H(model, data, out);
+  return out;
 }
 
 }  // namespace treedyn

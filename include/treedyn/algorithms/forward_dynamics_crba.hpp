@@ -1,9 +1,9 @@
 // forward_dynamics_crba: q̈ = H⁻¹ (τ − C) by CRBA, RNEA bias and the tree-sparse LTDL factorization.
 //
 // Reference: Featherstone (2005) §6 (the "O(n³)" route: CRBA + LTDL + back-substitution; docs/references.md).
-//   F1  H = crba(q)                     (crba.hpp)
+//   F1  H = crba(q)                     (crba.hpp; packed ancestor rows of model.h_pattern())
 //   F2  C = bias(q, q̇[, f_ext])          (rnea.hpp)
-//   F3  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp; model.h_pattern())
+//   F3  H = Lᵀ D L on a copy of packed H (kernels/ltdl_packed.hpp; model.h_pattern())
 //   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
 // Contract: q (nq), q̇, τ (nv). Writes data.H, data.C, data.H_factor, data.factor_status and data.qdd
 // (returned). If H is not positive definite (e.g. massless bodies at the tips), data.factor_status names
@@ -30,7 +30,7 @@ const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, D
   crba(model, data, q);                                                             // F1 (sets data.Xup)
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext,
                                 data.C);                                            // F2
-  model.h_pattern().pack(data.H, data.H_factor);
+  data.H_factor = data.H;                                                           // factored in place
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // F3
   if (!data.factor_status) {
     data.qdd.setConstant(detail::nan<Scalar>());

@@ -3,7 +3,7 @@
 // Reference: the definition Λ = J M⁻¹ Jᵀ, J from body Jacobians, M⁻¹ from the LTDL factor (the check of
 // oscm.hpp); Jain (n.d.) eq. 46 (row selection Q_u; docs/references.md); the factorization
 // of forward_dynamics_crba.hpp (Featherstone (2005) §5, App. A).
-//   R1  H = crba(q);  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp); pivot not > 0 → status
+//   R1  H = crba(q) (packed);  its copy = Lᵀ D L in place (kernels/ltdl_packed.hpp); pivot not > 0 → status
 //   R2  Jᵀ: column offset(a) + k = row row_index(a, k) of frame_jacobian(b(a), ^aX_b(a), local)
 //   R3  Y = L⁻¹ D⁻¹ L⁻ᵀ Jᵀ        (ltdl_solve_packed, one column per row of Λ)
 //   R4  Λ = J Y, symmetrized      (a coefficient-wise product: no GEMM workspace)
@@ -30,7 +30,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar
   TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
                  "oscm_dense: the frames were built for another model");
   crba(model, data, q);                                                              // R1
-  model.h_pattern().pack(data.H, data.H_factor);
+  data.H_factor = data.H;                                                           // factored in place
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());
   if (!data.factor_status) return detail::oscm_fail(frames, data.factor_status);
   frames.status = data.factor_status;

@@ -59,11 +59,29 @@ class Array {
   const T* begin() const noexcept { return items_.data(); }
   const T* end() const noexcept { return items_.data() + size(); }
   const T* data() const noexcept { return items_.data(); }
+  /// Bytes held on the heap: the vector's capacity × sizeof(T) for N = Dynamic, none for a fixed N.
+  [[nodiscard]] std::size_t heap_bytes() const noexcept {
+    if constexpr (N == Dynamic) return items_.capacity() * sizeof(T);
+    else return 0;
+  }
 
  private:
   std::conditional_t<N == Dynamic, std::vector<T>, std::array<T, static_cast<std::size_t>(N == Dynamic ? 1 : N)>> items_{};
   int count_ = 0;
 };
+
+/// Heap bytes of an Array (its heap_bytes()) or of an Eigen object: rows × cols × sizeof(Scalar) when its
+/// maximum size is dynamic, none when it is fixed (the storage is then inside the object).
+template <class T, int N>
+std::size_t heap_bytes(const Array<T, N>& a) noexcept {
+  return a.heap_bytes();
+}
+template <class Derived>
+std::size_t heap_bytes(const Eigen::PlainObjectBase<Derived>& m) noexcept {
+  if constexpr (Derived::MaxSizeAtCompileTime == Eigen::Dynamic)
+    return static_cast<std::size_t>(m.size()) * sizeof(typename Derived::Scalar);
+  else return 0;
+}
 
 /// Max-size arguments for Eigen types whose size is at most N (N itself, or Dynamic).
 template <int N>

@@ -2,9 +2,14 @@
 //
 // The Model is immutable; Data is the workspace. Only the Model builder and this constructor may
 // allocate; with a fixed N not even this constructor does (every member is fixed-size or has a fixed
-// maximum size). One Data per thread. The branch-induced zeros of H are set here, once: the CRBA writes
-// only the nonzeros (Featherstone (2005) §5, see docs/references.md).
+// maximum size). One Data per thread. Data holds only what the O(N) algorithms share, so its size grows
+// with the work: O(N) per-body and per-DoF members plus H and its LTDL factor on the model's packed
+// ancestor rows (n + D1 entries, model.h_pattern(); Featherstone (2005) §5, see docs/references.md).
+// Nothing here is n×n: the dense H is a view made on request (dense_H, crba.hpp), and H⁻¹ belongs to the
+// workspace of the algorithm that forms it (MinverseLtdlWorkspace, MinverseAbaWorkspace).
 #pragma once
+
+#include <cstddef>
 
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/storage.hpp"
@@ -31,7 +36,7 @@ struct Data {
         tau(VectorN<Scalar, N>::Zero(model.nv())),
         C(VectorN<Scalar, N>::Zero(model.nv())),
         qdd(VectorN<Scalar, N>::Zero(model.nv())),
-        H(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
+        H(PackedVector<Scalar, N>::Zero(model.h_pattern().nonzeros())),
         H_factor(PackedVector<Scalar, N>::Zero(model.h_pattern().nonzeros())),
         J(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         IA(model.nbodies(), ArticulatedInertia<Scalar>::zero()),
@@ -62,7 +67,7 @@ struct Data {
   VectorN<Scalar, N> tau;                       ///< rnea output
   VectorN<Scalar, N> C;                         ///< bias output
   VectorN<Scalar, N> qdd;                       ///< forward dynamics output
-  MatrixN<Scalar, N> H;                         ///< joint-space inertia matrix (full symmetric)
+  PackedVector<Scalar, N> H;                    ///< crba output: H on packed ancestor rows (dense_H for n×n)
   PackedVector<Scalar, N> H_factor;             ///< LTDL factor of H on packed ancestor rows
   FactorStatus factor_status;                   ///< status of the last factorization of H
   Eigen::Matrix<Scalar, 6, N> J;                ///< frame_jacobian output
@@ -77,7 +82,16 @@ struct Data {
   VectorN<Scalar, N> Dinv_u;                        ///< D_i⁻¹ u_i, u_i = τ_i − S_iᵀ pA_i
   FactorStatus aba_status;                          ///< last aba / modified_aba; row = BODY of a failed pivot
 
-  MatrixN<Scalar, N> Minv = MatrixN<Scalar, N>::Zero(H.rows(), H.cols());  ///< minverse_ltdl: H⁻¹, full symmetric
+  /// Bytes this Data occupies: the object itself plus the heap storage of every member (capacities ×
+  /// element size; none with a fixed N). Setup-time bookkeeping, e.g. to check that Data grows as O(N).
+  [[nodiscard]] std::size_t memory_bytes() const noexcept {
+    return sizeof(*this) + detail::heap_bytes(Xup) + detail::heap_bytes(X_world) + detail::heap_bytes(v) +
+           detail::heap_bytes(a) + detail::heap_bytes(f) + detail::heap_bytes(IC) + detail::heap_bytes(R_root) +
+           detail::heap_bytes(o_parent) + detail::heap_bytes(S_root) + detail::heap_bytes(tau) + detail::heap_bytes(C) +
+           detail::heap_bytes(qdd) + detail::heap_bytes(H) + detail::heap_bytes(H_factor) + detail::heap_bytes(J) +
+           detail::heap_bytes(IA) + detail::heap_bytes(pA) + detail::heap_bytes(c) + detail::heap_bytes(D) +
+           detail::heap_bytes(U) + detail::heap_bytes(U_Dinv) + detail::heap_bytes(Dinv_u);
+  }
 };
 
 }  // namespace treedyn

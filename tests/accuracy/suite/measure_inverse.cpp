@@ -31,6 +31,7 @@ std::vector<Measurement> measure_inverse(const Case& c, const std::vector<Refere
   const Model<T> model = c.model.template cast<T>();
   Data<T> data(model);
   MinverseAbaWorkspace<T> aba_ws(model);
+  MinverseLtdlWorkspace<T> ltdl_ws(model);
   const auto schur_ws = workspace_if_supported<SchurWorkspace<T>>(model);
   const auto fixman_ws = fixman_supported(model) ? workspace_if_supported<FixmanWorkspace<T>>(model) : nullptr;
   Recorder<T> r{c, {}};
@@ -49,7 +50,7 @@ std::vector<Measurement> measure_inverse(const Case& c, const std::vector<Refere
       r.add(name, "backward", backward_error(ref.H, x, widen(s.tau)), 16, n);
       r.add(name, "scaled backward", scaled_backward_error(ref.H, x, widen(s.tau)), 16, n);
     };
-    inverse("minverse_ltdl", widen(minverse_ltdl(model, data, q)));
+    inverse("minverse_ltdl", widen(minverse_ltdl(model, data, ltdl_ws, q)));
     inverse("minverse_aba", widen(minverse_aba(model, data, aba_ws, q)));
     if (schur_ws) {
       inverse("minverse_schur", widen(minverse_schur(model, data, *schur_ws, q)));

@@ -15,7 +15,8 @@ Reference reference_dynamics(const Model<double>& model_d, const State& s) {
   Data<Real> data(model);
   const VectorR q = to_real(s.q), qd = to_real(s.qd), tau = to_real(s.tau);
   const int n = model.nv();
-  MatrixR H = crba(model, data, q);
+  crba(model, data, q);
+  MatrixR H = dense_H(model, data);
   const VectorR C = bias(model, data, q, qd);
   Reference ref;
   ref.H = to_long_double(H);

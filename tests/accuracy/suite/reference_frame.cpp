@@ -28,7 +28,8 @@ FrameReference reference_frame(const Model<double>& model_d, const State& s) {
     const Vector3<Real> d = data.X_world[model.dof_body(j)].r - frame_origin;
     ref.distance(j) = static_cast<long double>(d.norm());
   }
-  MatrixR H = crba(model, data, q);
+  crba(model, data, q);
+  MatrixR H = dense_H(model, data);
   ltdl(H, model.dof_parents());
   MatrixR HiJt = J.transpose();
   for (int c = 0; c < HiJt.cols(); ++c) {

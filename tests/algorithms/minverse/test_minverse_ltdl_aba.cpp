@@ -13,6 +13,7 @@
 #include <Eigen/LU>
 
 #include "support/robot_cases.hpp"
+#include "support/crba_dense.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
 #include "support/tree_matrices.hpp"
@@ -76,7 +77,7 @@ TEMPLATE_TEST_CASE("minverse_ltdl and minverse_aba: H·H⁻¹ = I, symmetric, eq
     const int n = model.nv();
     Data<T> data(model);
     const State<T> s = random_state(model, 5100u + static_cast<unsigned>(index++));
-    const MatX<T> H = crba(model, data, s.q);
+    const MatX<T> H = crba_dense(model, data, s.q);
     const double kappa = spd_condition(H);
     const double tol = tolerance<T>(n, kappa);
     INFO("n = " << n << ", κ(H) = " << kappa << ", tolerance " << tol);
@@ -84,7 +85,8 @@ TEMPLATE_TEST_CASE("minverse_ltdl and minverse_aba: H·H⁻¹ = I, symmetric, eq
     const MatX<long double> H_inv_ref = H.template cast<long double>().inverse();
     const double ref_norm = static_cast<double>(H_inv_ref.norm());
 
-    const MatX<T> M_ltdl = minverse_ltdl(model, data, s.q);
+    MinverseLtdlWorkspace<T> wl(model);
+    const MatX<T> M_ltdl = minverse_ltdl(model, data, wl, s.q);
     REQUIRE(data.factor_status.ok());
     MinverseAbaWorkspace<T> ws(model);
     const MatX<T> M_aba = minverse_aba(model, data, ws, s.q);
@@ -126,20 +128,21 @@ TEMPLATE_TEST_CASE("minverse routes do not depend on gravity or on what Data hel
   const Model<T> no_g = without_gravity(with_g);  // rebuilt: the same robot up to axis renormalisation
   Data<T> polluted(with_g), fresh(with_g), d_no_g(no_g);
   MinverseAbaWorkspace<T> ws_polluted(with_g), ws_fresh(with_g), ws_no_g(no_g);
+  MinverseLtdlWorkspace<T> wl_polluted(with_g), wl_fresh(with_g), wl_no_g(no_g);
   const State<T> s = random_state(with_g, 5300u);
   // pollute one Data with a velocity-dependent ABA run and inverses at other configurations first
   aba(with_g, polluted, s.q, s.qd, s.qdd);
   minverse_aba(with_g, polluted, ws_polluted, random_configuration(with_g, 77));
-  minverse_ltdl(with_g, polluted, random_configuration(with_g, 78));
+  minverse_ltdl(with_g, polluted, wl_polluted, random_configuration(with_g, 78));
   const MatX<T> a1 = minverse_aba(with_g, polluted, ws_polluted, s.q), a2 = minverse_aba(with_g, fresh, ws_fresh, s.q);
-  const MatX<T> l1 = minverse_ltdl(with_g, polluted, s.q), l2 = minverse_ltdl(with_g, fresh, s.q);
+  const MatX<T> l1 = minverse_ltdl(with_g, polluted, wl_polluted, s.q), l2 = minverse_ltdl(with_g, fresh, wl_fresh, s.q);
   REQUIRE(a1 == a2);  // every workspace entry that is read is rewritten first
   REQUIRE(l1 == l2);
   // gravity plays no part: the zero-gravity rebuild gives the same inverse to rounding
-  const double kappa = spd_condition(crba(with_g, fresh, s.q));
+  const double kappa = spd_condition(crba_dense(with_g, fresh, s.q));
   const double tol = tolerance<T>(with_g.nv(), kappa) * static_cast<double>(a1.norm());
   REQUIRE(static_cast<double>((minverse_aba(no_g, d_no_g, ws_no_g, s.q) - a1).norm()) <= tol);
-  REQUIRE(static_cast<double>((minverse_ltdl(no_g, d_no_g, s.q) - l1).norm()) <= tol);
+  REQUIRE(static_cast<double>((minverse_ltdl(no_g, d_no_g, wl_no_g, s.q) - l1).norm()) <= tol);
 }
 
 TEMPLATE_TEST_CASE("fixed-size Data gives the dynamic-size answers", "[minverse][fixed]", TREEDYN_TEST_SCALARS) {
@@ -150,9 +153,11 @@ TEMPLATE_TEST_CASE("fixed-size Data gives the dynamic-size answers", "[minverse]
   Data<T, 30> df(fixed);
   MinverseAbaWorkspace<T> wd(dyn);
   MinverseAbaWorkspace<T, 30> wf(fixed);
+  MinverseLtdlWorkspace<T> wld(dyn);
+  MinverseLtdlWorkspace<T, 30> wlf(fixed);
   const State<T> s = random_state(dyn, 5400u);
   REQUIRE(MatX<T>(minverse_aba(fixed, df, wf, s.q)) == minverse_aba(dyn, dd, wd, s.q));
-  REQUIRE(MatX<T>(minverse_ltdl(fixed, df, s.q)) == minverse_ltdl(dyn, dd, s.q));
+  REQUIRE(MatX<T>(minverse_ltdl(fixed, df, wlf, s.q)) == minverse_ltdl(dyn, dd, wld, s.q));
 }
 
 #if TREEDYN_TEST_UNTEMPLATED
@@ -258,7 +263,8 @@ TEST_CASE("a massless tip makes H singular: both routes report it and H⁻¹ is 
   Data<double> data(model);
   const Eigen::VectorXd q = neutral(model);
 
-  const Eigen::MatrixXd& M_ltdl = minverse_ltdl(model, data, q);
+  MinverseLtdlWorkspace<double> wl(model);
+  const Eigen::MatrixXd& M_ltdl = minverse_ltdl(model, data, wl, q);
   REQUIRE_FALSE(data.factor_status.ok());
   REQUIRE(data.factor_status.row == 3);  // the ball's last DoF: the first row LTDL meets (H_33 = 0)
   REQUIRE(M_ltdl.array().isNaN().all());
@@ -278,7 +284,8 @@ TEST_CASE("a massless tip makes H singular: both routes report it and H⁻¹ is 
   d2.factor_status = FactorStatus::non_positive_pivot(0);
   REQUIRE(minverse_aba(good, d2, w2, neutral(good)).allFinite());
   REQUIRE(w2.status.ok());
-  REQUIRE(minverse_ltdl(good, d2, neutral(good)).allFinite());
+  MinverseLtdlWorkspace<double> wl2(good);
+  REQUIRE(minverse_ltdl(good, d2, wl2, neutral(good)).allFinite());
   REQUIRE(d2.factor_status.ok());
 }
 #endif

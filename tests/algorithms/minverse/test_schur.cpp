@@ -14,6 +14,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
+#include "support/crba_dense.hpp"
 #include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
@@ -72,7 +73,7 @@ TEMPLATE_TEST_CASE("Fijany's 𝒢 − ℬᵀ𝒜⁻¹ℬ is the inverse of CRBA'
   using T = TestType;
   for_each_case<T>(50, 5100u, [](const RobotCase<T>& c, Data<T>& data, SchurWorkspace<T>& ws, const State<T>& s) {
     const int n = c.model.nv();
-    const MatrixX<T> H = crba(c.model, data, s.q);
+    const MatrixX<T> H = crba_dense(c.model, data, s.q);
     const Eigen::MatrixXd Hinv = H.template cast<double>().inverse();
     const double kappa = spd_condition(H);
     const double tol = 64.0 * (n + 1) * eps<T>() * kappa * Hinv.norm();
@@ -95,7 +96,7 @@ TEMPLATE_TEST_CASE("the multipliers μ are the constraint forces W_iᵀ f_i of R
   using T = TestType;
   for_each_case<T>(20, 5200u, [](const RobotCase<T>& c, Data<T>& data, SchurWorkspace<T>& ws, const State<T>& s) {
     const int n = c.model.nv();
-    const double kappa = spd_condition(MatrixX<T>(crba(c.model, data, s.q)));
+    const double kappa = spd_condition(MatrixX<T>(crba_dense(c.model, data, s.q)));
     const VectorX<T> tau = s.qd;
     const VectorX<T> qdd = minverse_apply_schur(c.model, data, ws, s.q, tau);
     REQUIRE(ws.status.ok());

@@ -12,6 +12,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "support/crba_dense.hpp"
 #include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/random.hpp"
@@ -68,7 +69,7 @@ Eigen::MatrixX<T> stacked_jacobian(const Model<T>& model, Data<T>& data, const E
 template <class T>
 Eigen::MatrixX<T> dense_lambda(const Model<T>& model, Data<T>& data, const Eigen::VectorX<T>& q, const OperationalFrames<T>& frames) {
   const Eigen::MatrixX<T> J = stacked_jacobian(model, data, q, frames);
-  const Eigen::MatrixX<T> H = crba(model, data, q);
+  const Eigen::MatrixX<T> H = crba_dense(model, data, q);
   return J * H.ldlt().solve(J.transpose());
 }
 
@@ -121,7 +122,7 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
     const Eigen::MatrixX<T> Lambda_dense = oscm_dense(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double scale = static_cast<double>(reference.norm()) + static_cast<double>(eps<T>());
     const double tol = lambda_tolerance<T>(n, kappa, scale);
     INFO("κ(H) = " << kappa << ", ‖Λ‖ = " << scale);
@@ -156,7 +157,7 @@ TEMPLATE_TEST_CASE("oscm on multi-DoF random trees and chains (spherical, planar
     const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm()));
     CHECK(static_cast<double>((Lambda - reference).norm()) <= tol);
     CHECK(static_cast<double>((oscm_dense(model, data, frames, s.q) - reference).norm()) <= tol);
@@ -199,7 +200,7 @@ TEMPLATE_TEST_CASE("oscm: frame forces through ABA with f_ext give frame acceler
       const Motion<T> acc = frames.placement(a).apply_motion(data.a[b] - a_without[static_cast<std::size_t>(b)]);
       for (int k = 0; k < frames.row_count(a); ++k) accel(frames.row_offset(a) + k) = acc(frames.row_index(a, k));
     }
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(LF.norm()) + 1.0);
     CHECK(static_cast<double>((accel - LF).norm()) <= tol);
   }
@@ -227,7 +228,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
         else CHECK(block.norm() > T(0));
       }
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     CHECK(static_cast<double>((Lambda - reference).norm()) <=
           lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm())));
   }
@@ -239,7 +240,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
     const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm()));
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {

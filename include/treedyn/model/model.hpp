@@ -27,6 +27,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -247,12 +248,12 @@ class ModelBuilder {
       throw std::invalid_argument(who + "parent " + std::to_string(parent) +
                                   " is not yet defined (it must be -1 for the base or an index below " +
                                   std::to_string(index) + ")");
-    for (const Body& b : bodies_)
-      if (b.name == name) throw std::invalid_argument(who + "duplicate name");
+    if (body_names_.count(name) != 0) throw std::invalid_argument(who + "duplicate name");
     Body body{parent, joint, X_tree, inertia, std::move(name), {}, {}, Transform<Scalar>::identity()};
     validate_joint(body.joint, who);
     validate_transform(X_tree, who);
     validate_inertia(inertia, who, physical_inertia_check_);
+    body_names_.insert(body.name);
     bodies_.push_back(std::move(body));
     return index;
   }
@@ -442,6 +443,7 @@ class ModelBuilder {
   }
 
   std::vector<Body> bodies_;
+  std::unordered_set<std::string> body_names_;  // the names in bodies_: add_body's duplicate check in O(1)
   Vector3<Scalar> gravity_ = Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-9.81));
   bool physical_inertia_check_ = true;
 };

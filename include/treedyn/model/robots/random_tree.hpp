@@ -19,8 +19,8 @@
 // merges into the base), so the built model has nbodies minus the number of fixed bodies; each fixed
 // body stays a named frame ("body<i>"). Angles and offsets are drawn as 24-bit integers, exact in
 // every scalar; the derived rotations go through sin, cos and sqrt of the scalar type.
-// random_chain draws the same quantities for a serial chain on a fixed base, from a given set of joint
-// types (see its comment).
+// random_model draws the same quantities on a given parent array (random_chain: on a chain), from a
+// given set of moving joint types (see its comment).
 // Costs and allocation: O(nbodies), allocates the model; for tests and benchmarks set-up only.
 #pragma once
 
@@ -138,32 +138,45 @@ Model<Scalar> random_tree(int nbodies, std::uint64_t seed) {
   return builder.build();
 }
 
-/// A random serial chain of `nbodies` bodies on a fixed base (λ(i) = i − 1), each joint drawn uniformly
-/// from `types` (only moving types; default: revolute only), with random axes, tree transforms and
-/// inertias drawn exactly as in random_tree. A pure function of (nbodies, seed, types); for the
-/// chain-only methods (Fijany's Schur form, Fixman's method) and their O(n) scaling benchmarks.
-/// Throws std::invalid_argument if nbodies < 1, types is empty or contains JointType::fixed.
+/// A random model on the given regular parent array (validate_parent_array: lambda[i] < i; no_parent
+/// for a body on the base), each joint drawn uniformly from `types` (only moving types; default:
+/// revolute only), with random axes, tree transforms and inertias drawn exactly as in random_tree. A pure
+/// function of (lambda, seed, types), e.g. on topologies::binary_tree for scaling studies. O(n).
+/// Throws std::invalid_argument if lambda is empty or irregular, types is empty or contains
+/// JointType::fixed.
 template <class Scalar>
-Model<Scalar> random_chain(int nbodies, std::uint64_t seed,
+Model<Scalar> random_model(const std::vector<int>& lambda, std::uint64_t seed,
                            std::initializer_list<JointType> types = {JointType::revolute}) {
-  if (nbodies < 1)
-    throw std::invalid_argument("treedyn::robots::random_chain: nbodies = " + std::to_string(nbodies) + " must be >= 1");
-  if (types.size() == 0) throw std::invalid_argument("treedyn::robots::random_chain: no joint types given");
+  if (lambda.empty()) throw std::invalid_argument("treedyn::robots::random_model: no bodies");
+  validate_parent_array(lambda);
+  if (types.size() == 0) throw std::invalid_argument("treedyn::robots::random_model: no joint types given");
   for (const JointType t : types)
     if (t == JointType::fixed)
-      throw std::invalid_argument("treedyn::robots::random_chain: fixed joints are not drawn for chains");
+      throw std::invalid_argument("treedyn::robots::random_model: fixed joints are not drawn here");
   const std::vector<JointType> pool(types);
   treedyn::SplitMix64 rng(seed ^ 0xc4a1d5eed0c4a1dULL);
   ModelBuilder<Scalar> builder;
-  for (int i = 0; i < nbodies; ++i) {
+  for (std::size_t i = 0; i < lambda.size(); ++i) {
     const JointType type = pool[static_cast<std::size_t>(rng.below(static_cast<int>(pool.size())))];
     const Joint<Scalar> joint = detail::random_joint<Scalar>(rng, type);
     const Matrix3<Scalar> R = detail::random_rotation<Scalar>(rng);
     const Vector3<Scalar> p = detail::random_vector(rng, Scalar(0.5));
     const RigidInertia<Scalar> inertia = detail::random_inertia<Scalar>(rng);
-    builder.add_body(i - 1, joint, transform_from(R, p), inertia);
+    builder.add_body(lambda[i], joint, transform_from(R, p), inertia);
   }
   return builder.build();
+}
+
+/// A random serial chain of `nbodies` bodies on a fixed base (λ(i) = i − 1): random_model on
+/// topologies::chain(nbodies). For the chain-only methods (Fijany's Schur form, Fixman's method) and
+/// their O(n) scaling benchmarks. Throws std::invalid_argument if nbodies < 1, types is empty or
+/// contains JointType::fixed.
+template <class Scalar>
+Model<Scalar> random_chain(int nbodies, std::uint64_t seed,
+                           std::initializer_list<JointType> types = {JointType::revolute}) {
+  if (nbodies < 1)
+    throw std::invalid_argument("treedyn::robots::random_chain: nbodies = " + std::to_string(nbodies) + " must be >= 1");
+  return random_model<Scalar>(topologies::chain(nbodies), seed, types);
 }
 
 }  // namespace treedyn::robots

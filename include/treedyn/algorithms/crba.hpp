@@ -54,7 +54,12 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                const Eigen::MatrixBase<Dq>& q) noexcept {
-  detail::joint_transforms(model, data, q);
+  if (!detail::model_data_q_ok("crba", model, data, q)) return data.H;
+  if (!detail::joint_transforms(model, data, q)) {   // NaN on the pattern only: the zeros stay zeros
+    for (int k = 0; k < model.nv(); ++k)
+      for (int l = k; l != no_parent; l = model.dof_parents()[l]) data.H(k, l) = data.H(l, k) = detail::nan<Scalar>();
+    return data.H;
+  }
   for (int i = 0; i < model.nbodies(); ++i) {                                       // C1
     const MotionSubspace<Scalar>& S_i = model.motion_subspace(i);
     const int p = model.parent(i), vi = model.v_offset(i);

@@ -65,7 +65,8 @@ struct MinverseAbaWorkspace {
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         F(model.nbodies(), Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         subtree_end(model.nbodies(), 0),
-        zero(VectorN<Scalar, N>::Zero(model.nv())) {}
+        zero(VectorN<Scalar, N>::Zero(model.nv())),
+        model_id(model.id()) {}
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
   FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
@@ -76,6 +77,7 @@ struct MinverseAbaWorkspace {
   /// q̇ = 0 and τ = 0 for the shared ABA steps, stored (not an Eigen zero expression) so those steps
   /// are the very instantiations aba compiles for VectorN inputs rather than a second copy
   VectorN<Scalar, N> zero;
+  std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked by minverse_aba)
 };
 
 namespace detail {
@@ -168,8 +170,14 @@ void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
+        detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
+    return ws.Minv;
   const VectorN<Scalar, N>& zero = ws.zero;                                          // q̇ = 0, τ = 0
-  detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{});  // B1: X_i, IA_i = I_i
+  if (!detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{})) {  // B1: X_i, IA_i = I_i
+    ws.status = data.config_status;
+    return detail::fill_nan(ws.Minv);
+  }
   detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
     detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i

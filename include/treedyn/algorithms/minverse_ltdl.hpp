@@ -32,7 +32,12 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_ltdl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                         const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!detail::model_data_q_ok("minverse_ltdl", model, data, q)) return data.Minv;
   crba(model, data, q);                                                             // V1
+  if (!data.config_status) {
+    data.factor_status = data.config_status;
+    return detail::fill_nan(data.Minv);
+  }
   model.h_pattern().pack(data.H, data.H_factor);
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // V2
   if (!data.factor_status) {                                                        // V3

@@ -18,11 +18,21 @@
 
 namespace treedyn::detail {
 
-/// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i.
+/// The entry checks of the forward-dynamics routes: data, q, q̇, τ and f_ext fit the model.
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
+bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                                   const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                   const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
+  return model_data_q_ok(function, model, data, q) && dof_vector_ok(function, "qd", model, qd) &&
+         dof_vector_ok(function, "tau", model, tau) && external_forces_ok(function, model, f_ext);
+}
+
+/// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
+/// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq, class Dv, class Fext>
-void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
-  joint_transforms(model, data, q);                                               // A3
+  if (!joint_transforms(model, data, q)) return false;                           // A3
   for (int i = 0; i < model.nbodies(); ++i) {
     const Motion<Scalar> vJ = body_velocity(model, data, qd, i).vJ.motion();      // A3
     data.c[i] = cross_motion(data.v[i], vJ);
@@ -31,6 +41,7 @@ void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
     data.pA[i] = cross_force(data.v[i], I.apply(data.v[i]));
     data.pA[i] -= f_ext[i];
   }
+  return true;
 }
 
 /// A6's U_i = IA_i S_i alone (the articulated-inertia pass of oscm.hpp needs no bias terms).
@@ -155,12 +166,18 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noe
   }
 }
 
+/// A failed aba / modified_aba: status `why`, q̈ = NaN.
+template <class Scalar, int N>
+const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, const FactorStatus& why) noexcept {
+  data.aba_status = why;
+  data.qdd.setConstant(detail::nan<Scalar>());
+  return data.qdd;
+}
+
 /// Records a failed pivot at body i: status names the body, q̈ is NaN.
 template <class Scalar, int N>
 const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i) noexcept {
-  data.aba_status = FactorStatus::non_positive_joint_pivot(i);
-  data.qdd.setConstant(detail::nan<Scalar>());
-  return data.qdd;
+  return aba_fail(data, FactorStatus::non_positive_joint_pivot(i));
 }
 
 }  // namespace treedyn::detail

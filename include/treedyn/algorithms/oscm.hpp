@@ -148,9 +148,8 @@ template <bool Faithful, class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                              OperationalFrames<Scalar>& frames,
                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
-  TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
-                 "oscm: the frames were built for another model");
-  joint_transforms(model, data, q);                                                  // O1
+  if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
+  if (!joint_transforms(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
   for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // O2
     aba_form_U(model, data, i);

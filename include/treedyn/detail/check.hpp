@@ -7,7 +7,7 @@
 // On a failed check the current handler is called with a CheckFailure naming the function, the argument,
 // what was expected and, for a size or an index, the expected and the given number. The default handler
 // prints one line to stderr and calls std::abort():
-//     treedyn: aba: argument 'q' has 5 entries, expected 7 (model.nq())
+//     treedyn: aba: argument 'q': given 6, expected model.nq() = 7
 // set_check_handler(fn) installs another handler and returns the previous one (thread-safe; a null
 // pointer restores the default). Hot calls are noexcept, so a handler must not throw. A handler that
 // returns is allowed: the failing call then returns at once, before it has written any output (its
@@ -54,13 +54,13 @@ namespace detail {
 /// Prints the failure as one line to stderr.
 inline void print_check_failure(const CheckFailure& f) noexcept {
   if (f.expected_size < 0 && f.actual_size >= 0)
-    std::fprintf(stderr, "treedyn: %s: argument '%s' is invalid at entry %lld, expected %s\n", f.function, f.argument,
+    std::fprintf(stderr, "treedyn: %s: argument '%s': invalid at entry %lld, expected %s\n", f.function, f.argument,
                  f.actual_size, f.expected);
   else if (f.expected_size >= 0)
-    std::fprintf(stderr, "treedyn: %s: argument '%s' is %lld, expected %lld (%s)\n", f.function, f.argument,
-                 f.actual_size, f.expected_size, f.expected);
+    std::fprintf(stderr, "treedyn: %s: argument '%s': given %lld, expected %s = %lld\n", f.function, f.argument,
+                 f.actual_size, f.expected, f.expected_size);
   else
-    std::fprintf(stderr, "treedyn: %s: argument '%s' is invalid, expected %s\n", f.function, f.argument, f.expected);
+    std::fprintf(stderr, "treedyn: %s: argument '%s': invalid, expected %s\n", f.function, f.argument, f.expected);
   std::fflush(stderr);
 }
 

@@ -101,8 +101,8 @@ class Model {
   [[nodiscard]] const JointPlacement<Scalar>& joint_placement(int i) const noexcept { return placement_[i]; }
   /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build.
   [[nodiscard]] const MotionSubspace<Scalar>& motion_subspace(int i) const noexcept {
-    TREEDYN_CHECK(i >= 0 && i < nbodies(), "Model::motion_subspace", "i", "a body index below nbodies()", nbodies(), i,
-                  return fallback<MotionSubspace<Scalar>>());
+    if (!detail::index_ok("Model::motion_subspace", "i", i, nbodies(), "a body index below nbodies()"))
+      return fallback<MotionSubspace<Scalar>>();
     return S_[i];
   }
   [[nodiscard]] const Transform<Scalar>& tree_transform(int i) const noexcept { return X_tree_[i]; }
@@ -110,8 +110,8 @@ class Model {
   [[nodiscard]] int q_offset(int i) const noexcept { return q_offset_[i]; }
   [[nodiscard]] int v_offset(int i) const noexcept { return v_offset_[i]; }
   [[nodiscard]] const std::string& name(int i) const noexcept {
-    TREEDYN_CHECK(i >= 0 && i < nbodies(), "Model::name", "i", "a body index below nbodies()", nbodies(), i,
-                  return fallback<std::string>());
+    if (!detail::index_ok("Model::name", "i", i, nbodies(), "a body index below nbodies()"))
+      return fallback<std::string>();
     return names_[static_cast<std::size_t>(i)];
   }
   [[nodiscard]] const Vector3<Scalar>& gravity() const noexcept { return gravity_; }
@@ -143,8 +143,8 @@ class Model {
   }
   /// Name of joint i, the joint that moves body i (by default the body's name).
   [[nodiscard]] const std::string& joint_name(int i) const noexcept {
-    TREEDYN_CHECK(i >= 0 && i < nbodies(), "Model::joint_name", "i", "a joint index below nbodies()", nbodies(), i,
-                  return fallback<std::string>());
+    if (!detail::index_ok("Model::joint_name", "i", i, nbodies(), "a joint index below nbodies()"))
+      return fallback<std::string>();
     return joint_names_[static_cast<std::size_t>(i)];
   }
   /// Index of the joint called `joint_name_` (= the index of the body it moves), or nothing. A fixed joint
@@ -158,8 +158,8 @@ class Model {
   }
   /// Limits of joint i (metadata; unbounded unless the builder set them).
   [[nodiscard]] const JointLimits<Scalar>& limits(int i) const noexcept {
-    TREEDYN_CHECK(i >= 0 && i < nbodies(), "Model::limits", "i", "a joint index below nbodies()", nbodies(), i,
-                  return fallback<JointLimits<Scalar>>());
+    if (!detail::index_ok("Model::limits", "i", i, nbodies(), "a joint index below nbodies()"))
+      return fallback<JointLimits<Scalar>>();
     return limits_[static_cast<std::size_t>(i)];
   }
   /// Named frames: every merged fixed body, plus one per moving body at its own origin (or at the

@@ -85,7 +85,7 @@ template <class Parents, class DA, class X>
 bool tree_kernel_arguments_ok(const char* function, const Parents& lambda, const DA& A, const X& x) noexcept {
   const int n = node_count(lambda), bad = first_irregular(lambda);
   TREEDYN_CHECK(bad < 0, function, "lambda", "a regular parent array (-1 <= lambda[i] < i)", -1, bad, return false);
-  TREEDYN_CHECK(x.rows() == n, function, "x", "rows: lambda.size()", n, x.rows(), return false);
+  TREEDYN_CHECK(x.rows() == n, function, "x", "x.rows() = lambda.size()", n, x.rows(), return false);
   return shape_ok(function, "A", A, n, n, "lambda.size()");
 }
 

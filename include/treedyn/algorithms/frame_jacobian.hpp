@@ -37,7 +37,7 @@ const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model,
   data.J.setZero();
   Transform<Scalar> X_Fj = placement;                                                // K1
   for (int j = body;;) {                                                             // K2
-    const MotionSubspace<Scalar>& S = model.motion_subspace(j);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[j];
     data.J.middleCols(model.v_offset(j), S.cols()) = X_Fj.apply_motion(S);
     const int p = model.parent(j);
     if (p == no_parent) break;                                                       // no transform past the root

@@ -87,7 +87,7 @@ template <class Scalar, int N>
 void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
   const int nb = model.nbodies();
   for (int i = 0; i < nb; ++i)
-    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspace(i).cols());
+    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
   for (int i = nb - 1; i >= 0; --i) {
     const int p = model.parent(i);
     if (p != no_parent) ws.subtree_end[p] = std::max(ws.subtree_end[p], ws.subtree_end[i]);
@@ -183,14 +183,14 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
     detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i
     detail::aba_form_pivot(model, data, i);                                          // B3: D_i
     if (!detail::aba_solve_pivot(model, data, i)) return detail::minverse_aba_fail(ws, i);  // B3: U_i D_i⁻¹
-    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B4–B7
+    detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B4–B7
       detail::minverse_aba_backward_step<decltype(width)::value>(model, data, ws, i);
     });
     if (model.parent(i) != no_parent) detail::aba_project_to_parent(model, data, i); // B8
   }
   ws.status = FactorStatus::success();
   for (int i = 0; i < model.nbodies(); ++i) {                                        // B9
-    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B10–B13
+    detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B10–B13
       detail::minverse_aba_forward_step<decltype(width)::value>(model, data, ws, i);
     });
   }

@@ -60,7 +60,7 @@ class OperationalFrames {
       const std::size_t ui = static_cast<std::size_t>(i);
       parent[ui] = model.parent(i);
       depth[ui] = 1 + (parent[ui] == no_parent ? 0 : depth[static_cast<std::size_t>(parent[ui])]);
-      const Eigen::Index ni = model.motion_subspace(i).cols();
+      const Eigen::Index ni = model.motion_subspaces()[i].cols();
       Dinv[ui] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
     }
     size_workspace();

@@ -56,7 +56,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     aw += w.cross(vJ.w);                                                          //     + v_i × vJ
     al += w.cross(vJ.v) + vl.cross(vJ.w);
     if (qdd != nullptr) {                                                         //     + S_i q̈_i
-      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspace(i), *qdd, model.v_offset(i));
+      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspaces()[i], *qdd, model.v_offset(i));
       aw += sa.w;
       al += sa.v;
     }
@@ -69,7 +69,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     data.f[i].template tail<3>() = I.m * al - I.h.cross(aw) + w.cross(hv) - fe.template tail<3>();
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
     if (S.cols() == 1)
       tau(model.v_offset(i)) = S.col(0).template head<3>().dot(fn) + S.col(0).template tail<3>().dot(ff);  // R9

@@ -65,7 +65,7 @@ class SchurWorkspace {
     chain_ = true;
     int w_offset = 0;
     for (int i = 0; i < nb; ++i) {
-      const int ni = static_cast<int>(model.motion_subspace(i).cols());
+      const int ni = static_cast<int>(model.motion_subspaces()[i].cols());
       parents.push_back(model.parent(i));
       joint_sizes.push_back(ni);
       constraint_sizes.push_back(6 - ni);
@@ -74,7 +74,7 @@ class SchurWorkspace {
       w_offset_.push_back(w_offset);
       w_offset += 6 - ni;
       if (model.parent(i) != i - 1) chain_ = false;
-      P_.push_back(joint_basis(model.motion_subspace(i)));
+      P_.push_back(joint_basis(model.motion_subspaces()[i]));
       Iinv_.push_back(inverse_inertia(model, i, P_.back().rightCols(6 - ni)));
       IinvP_.push_back(Iinv_.back() * P_.back());
       D0_.push_back(P_.back().transpose() * IinvP_.back());

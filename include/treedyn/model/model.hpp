@@ -99,7 +99,10 @@ class Model {
   [[nodiscard]] const Joint<Scalar>& joint(int i) const noexcept { return joint_[i]; }
   /// Joint i folded with its tree transform, for the fast ^i X_λ(i) of 1-DoF joints (joint.hpp).
   [[nodiscard]] const JointPlacement<Scalar>& joint_placement(int i) const noexcept { return placement_[i]; }
-  /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build.
+  /// Every S_i, indexed by body without a check: for loops over 0 ≤ i < nbodies() (the algorithms' own).
+  [[nodiscard]] const detail::Array<MotionSubspace<Scalar>, N>& motion_subspaces() const noexcept { return S_; }
+  /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build; i is
+  /// checked (detail/check.hpp).
   [[nodiscard]] const MotionSubspace<Scalar>& motion_subspace(int i) const noexcept {
     if (!detail::index_ok("Model::motion_subspace", "i", i, nbodies(), "a body index below nbodies()"))
       return fallback<MotionSubspace<Scalar>>();

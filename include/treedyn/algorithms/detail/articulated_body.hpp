@@ -47,7 +47,7 @@ bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
 /// A6's U_i = IA_i S_i alone (the articulated-inertia pass of oscm.hpp needs no bias terms).
 template <class Scalar, int N>
 void aba_form_U(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i);
   if (S.cols() == 1) data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
   else data.U.middleCols(vi, S.cols()).noalias() = data.IA[i].M * S;
@@ -58,7 +58,7 @@ template <class Scalar, int N, class Dt>
 void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
                      int i) noexcept {
   aba_form_U(model, data, i);
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
   if (ni == 1) {
     data.Dinv_u(vi) = tau(vi) - S.col(0).dot(data.pA[i]);
@@ -71,7 +71,7 @@ void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
 /// A6's pivot D_i = S_iᵀ U_i into data.D[i] (U_i from aba_joint_terms). Shared with minverse_aba.hpp.
 template <class Scalar, int N>
 void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i);
   if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
   else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
@@ -151,7 +151,7 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noe
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                     // A1
   a0.template tail<3>() = -model.gravity();
   for (int i = 0; i < model.nbodies(); ++i) {
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
     const Motion<Scalar> a_prime = data.Xup[i].apply_motion(p == no_parent ? a0 : data.a[p]) + data.c[i];
     if (ni == 1) {

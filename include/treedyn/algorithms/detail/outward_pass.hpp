@@ -53,6 +53,21 @@ bool external_forces_ok(const char* function, const Model<Scalar, N>& model, con
   }
 }
 
+/// data.Xup[i] for a joint of several coordinates; false, with data.config_status naming body i, when its
+/// quaternion is zero or not finite. Out of line: the loop over 1-DoF joints stays as small as it was.
+template <class Scalar, int N, class Dq>
+TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                const Eigen::MatrixBase<Dq>& q, int i) noexcept {
+  const Joint<Scalar>& joint = model.joint(i);
+  const auto qi = q.segment(model.q_offset(i), joint.nq());
+  if (!joint.configuration_ok(qi)) {
+    data.config_status = FactorStatus::invalid_configuration(i);
+    return false;
+  }
+  data.Xup[i] = joint.transform(qi) * model.tree_transform(i);
+  return true;
+}
+
 /// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts
 /// with). A spherical or free-flyer quaternion that is zero or not finite stops it: data.config_status
 /// names the body and false is returned (the caller sets its outputs to NaN). A nonzero quaternion is
@@ -63,14 +78,8 @@ bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
     const JointPlacement<Scalar>& placement = model.joint_placement(i);
     if (placement.is_one_dof()) {
       data.Xup[i] = placement.transform(q(model.q_offset(i)));  // XJ(q_i) X_T(i), folded
-    } else {
-      const Joint<Scalar>& joint = model.joint(i);
-      const auto qi = q.segment(model.q_offset(i), joint.nq());
-      if (!joint.configuration_ok(qi)) {
-        data.config_status = FactorStatus::invalid_configuration(i);
-        return false;
-      }
-      data.Xup[i] = joint.transform(qi) * model.tree_transform(i);
+    } else if (!multi_dof_joint_transform(model, data, q, i)) {
+      return false;
     }
   }
   data.config_status = FactorStatus::success();
@@ -124,7 +133,7 @@ struct BodyVelocity {
 template <class Scalar, int N, class Dv>
 EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                        const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
-  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspace(i), qd, model.v_offset(i));  // vJ = S_i q̇_i
+  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
   Vector3<Scalar> w = vJ.w, vl = vJ.v;
   const int p = model.parent(i);
   if (p != no_parent) {                                                          // + X_i v_λ(i)

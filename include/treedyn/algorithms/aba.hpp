@@ -17,9 +17,9 @@
 // U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (exact m − m·1 = 0; modified_aba.hpp).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
 // Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
-// quaternion gives data.aba_status = invalid_configuration naming the body and q̈ = NaN. Writes data.Xup, v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and
-// data.qdd (returned). A joint pivot D_i that is not positive definite stops pass 2: data.aba_status
-// names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
+// quaternion gives data.aba_status = invalid_configuration naming the body and q̈ = NaN. Writes data.Xup,
+// v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and data.qdd (returned). A joint pivot D_i that is not
+// positive definite stops pass 2: data.aba_status names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
 // The pieces below are shared with modified_aba.hpp, which differs only in how D_i is formed.
 #pragma once
 

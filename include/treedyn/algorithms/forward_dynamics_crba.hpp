@@ -6,16 +6,16 @@
 //   F3  H = Lᵀ D L on packed ancestor rows (kernels/ltdl_packed.hpp; model.h_pattern())
 //   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
 // Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
-// quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN. Writes data.H, data.C, data.H_factor, data.factor_status and data.qdd
-// (returned). If H is not positive definite (e.g. massless bodies at the tips), data.factor_status names
-// the row of the failing pivot and data.qdd is set to NaN — never a silently wrong number.
+// quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN. Writes data.H,
+// data.C, data.H_factor, data.factor_status and data.qdd (returned). If H is not positive definite (e.g.
+// massless bodies at the tips), data.factor_status names the row of the failing pivot and data.qdd is set
+// to NaN — never a silently wrong number.
 // Cost: CRBA + RNEA + n divisions + D2 (factor) + 2·D1 (solve). noexcept; never allocates.
 #pragma once
 
 #include <limits>
 
 #include "treedyn/algorithms/crba.hpp"
-#include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"

@@ -18,15 +18,6 @@
 
 namespace treedyn::detail {
 
-/// The entry checks of the forward-dynamics routes: data, q, q̇, τ and f_ext fit the model.
-template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
-bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
-                                   const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                   const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
-  return model_data_q_ok(function, model, data, q) && dof_vector_ok(function, "qd", model, qd) &&
-         dof_vector_ok(function, "tau", model, tau) && external_forces_ok(function, model, f_ext);
-}
-
 /// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
 /// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq, class Dv, class Fext>

@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
@@ -51,6 +52,15 @@ bool external_forces_ok(const char* function, const Model<Scalar, N>& model, con
   } else {
     return size_ok(function, "f_ext", f_ext, model.nbodies(), "model.nbodies()");
   }
+}
+
+/// The entry checks of the forward-dynamics routes: data, q, q̇, τ and f_ext fit the model.
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
+bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                                   const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                   const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
+  return model_data_q_ok(function, model, data, q) && dof_vector_ok(function, "qd", model, qd) &&
+         dof_vector_ok(function, "tau", model, tau) && external_forces_ok(function, model, f_ext);
 }
 
 /// data.Xup[i] for a joint of several coordinates; false, with data.config_status naming body i, when its

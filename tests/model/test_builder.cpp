@@ -160,7 +160,8 @@ TEST_CASE("fixed joints merge into the parent's inertia and stay named frames", 
   CHECK(model.name(0) == "A");
   CHECK(model.name(1) == "C");
   CHECK(model.name(2) == "D");
-  CHECK(model.body_index("sensor") == -1);
+  CHECK_FALSE(model.find_body("sensor"));
+  CHECK_THROWS_AS(model.body_index("sensor"), std::invalid_argument);
   CHECK(model.nq() == 6);
   CHECK(model.nv() == 5);
   CHECK(to_vector(model.dof_parents()) == std::vector<int>{-1, 0, 1, 2, -1});

@@ -45,14 +45,18 @@ TEST_CASE("Model: body and joint look-ups by name, limits kept through merging a
   CHECK(model.body_index("base") == 0);
   CHECK(model.body_index("thigh") == 1);
   CHECK(model.body_index("foot") == 2);
-  CHECK(model.body_index("sensor") == -1);
-  CHECK(model.body_index("hip") == -1);
+  CHECK_FALSE(model.find_body("sensor"));
+  CHECK_THROWS_AS(model.body_index("sensor"), std::invalid_argument);
+  CHECK_FALSE(model.find_body("hip"));
+  CHECK_THROWS_AS(model.body_index("hip"), std::invalid_argument);
   // joints: named explicitly or after their body; the fixed joint has no index
   CHECK(model.joint_index("hip") == 0);
   CHECK(model.joint_index("slide") == 1);
   CHECK(model.joint_index("foot") == 2);
-  CHECK(model.joint_index("mount") == -1);
-  CHECK(model.joint_index("base") == -1);
+  CHECK_FALSE(model.find_joint("mount"));
+  CHECK_THROWS_AS(model.joint_index("mount"), std::invalid_argument);
+  CHECK_FALSE(model.find_joint("base"));
+  CHECK_THROWS_AS(model.joint_index("base"), std::invalid_argument);
   CHECK(model.joint_name(1) == "slide");
   // limits follow their joint to its new index; unset limits are unbounded
   CHECK(model.limits(0).lower == -1.5);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 #include <Eigen/Geometry>
@@ -113,12 +114,14 @@ TEST_CASE("urdf: joint types, axes, names, limits and frames", "[urdf]") {
   CHECK(model.body_index("slider") == 1);
   CHECK(model.body_index("wheel") == 2);
   CHECK(model.body_index("hand") == 3);
-  CHECK(model.body_index("camera") == -1);
+  CHECK_FALSE(model.find_body("camera"));
+  CHECK_THROWS_AS(model.body_index("camera"), std::invalid_argument);
   CHECK(model.joint_index("shoulder") == 0);
   CHECK(model.joint_index("rail") == 1);
   CHECK(model.joint_index("spin") == 2);
   CHECK(model.joint_index("wrist") == 3);
-  CHECK(model.joint_index("camera_mount") == -1);
+  CHECK_FALSE(model.find_joint("camera_mount"));
+  CHECK_THROWS_AS(model.joint_index("camera_mount"), std::invalid_argument);
   CHECK(model.joint(0).type == treedyn::JointType::revolute);
   CHECK(max_abs(model.joint(0).axis - V3(0, 0.6, 0.8)) <= tight);
   CHECK(model.joint(1).type == treedyn::JointType::prismatic);

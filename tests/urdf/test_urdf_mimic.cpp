@@ -91,7 +91,8 @@ TEST_CASE("urdf: gravity set by Options or on a built model", "[urdf][gravity]")
   treedyn::Data<double> data(on_earth);
   const Eigen::VectorXd q = treedyn::random_configuration(on_earth, 3u), zero = Eigen::VectorXd::Zero(on_earth.nv());
   const Eigen::VectorXd tau_earth = treedyn::rnea(on_earth, data, q, zero, zero);
-  const Eigen::VectorXd tau_moon = treedyn::rnea(on_moon, data, q, zero, zero);
+  treedyn::Data<double> moon_data(on_moon);  // a model built separately needs its own Data (model identity)
+  const Eigen::VectorXd tau_moon = treedyn::rnea(on_moon, moon_data, q, zero, zero);
   const Eigen::VectorXd tau_moved = treedyn::rnea(moved, data, q, zero, zero);
   CHECK(max_abs(tau_earth) > 0.1);
   CHECK(max_abs(tau_moon - (1.62 / 9.81) * tau_earth) <= 1e-14 * max_abs(tau_earth));

@@ -16,9 +16,10 @@
 // D_i (n_i×n_i) is factored by a small Cholesky (detail/joint_pivot.hpp); the projection is formed as
 // U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (exact m − m·1 = 0; modified_aba.hpp).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
-// Contract: q (nq), q̇, τ (nv). Writes data.Xup, v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and
-// data.qdd (returned). A joint pivot D_i that is not positive definite stops pass 2: data.aba_status
-// names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
+// Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
+// quaternion gives data.aba_status = invalid_configuration naming the body and q̈ = NaN. Writes data.Xup,
+// v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and data.qdd (returned). A joint pivot D_i that is not
+// positive definite stops pass 2: data.aba_status names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
 // The pieces below are shared with modified_aba.hpp, which differs only in how D_i is formed.
 #pragma once
 
@@ -32,7 +33,9 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                               const Fext& f_ext = Fext{}) noexcept {
-  detail::aba_outward_pass(model, data, q, qd, f_ext);                            // A1–A4
+  if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // A1–A4
+    return detail::aba_fail(data, data.config_status);
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                // A5
     detail::aba_joint_terms(model, data, tau, i);                                 // A6
     detail::aba_form_pivot(model, data, i);

@@ -58,9 +58,10 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                     const Eigen::MatrixBase<Dq>& q) noexcept {
-  detail::joint_transforms(model, data, q);
+  if (!detail::model_data_q_ok("crba", model, data, q)) return data.H;
+  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.H);
   for (int i = 0; i < model.nbodies(); ++i) {                                       // C1
-    const MotionSubspace<Scalar>& S_i = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S_i = model.motion_subspaces()[i];
     const int p = model.parent(i), vi = model.v_offset(i);
     if (p == no_parent) {                                                           // a root: R_i = 1
       data.R_root[i].setIdentity();
@@ -87,7 +88,7 @@ const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, 
   }
   const auto& mu = model.dof_parents();
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                  // C2
-    const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspace(i).cols());
+    const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspaces()[i].cols());
     const RigidInertia<Scalar>& Ic = data.IC[i];
     for (int k = vi; k < vi + ni; ++k) {                                            // DoF k: column k of S_i^r
       const auto s = data.S_root.col(k);

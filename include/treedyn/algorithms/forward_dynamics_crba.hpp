@@ -5,9 +5,11 @@
 //   F2  C = bias(q, q̇[, f_ext])          (rnea.hpp)
 //   F3  H = Lᵀ D L on a copy of packed H (kernels/ltdl_packed.hpp; model.h_pattern())
 //   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
-// Contract: q (nq), q̇, τ (nv). Writes data.H, data.C, data.H_factor, data.factor_status and data.qdd
-// (returned). If H is not positive definite (e.g. massless bodies at the tips), data.factor_status names
-// the row of the failing pivot and data.qdd is set to NaN — never a silently wrong number.
+// Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
+// quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN. Writes data.H,
+// data.C, data.H_factor, data.factor_status and data.qdd (returned). If H is not positive definite (e.g.
+// massless bodies at the tips), data.factor_status names the row of the failing pivot and data.qdd is set
+// to NaN — never a silently wrong number.
 // Cost: CRBA + RNEA + n divisions + D2 (factor) + 2·D1 (solve). noexcept; never allocates.
 #pragma once
 
@@ -27,7 +29,12 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                 const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                                 const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
+  if (!detail::forward_dynamics_arguments_ok("forward_dynamics_crba", model, data, q, qd, tau, f_ext)) return data.qdd;
   crba(model, data, q);                                                             // F1 (sets data.Xup)
+  if (!data.config_status) {
+    data.factor_status = data.config_status;
+    return detail::fill_nan(data.qdd);
+  }
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext,
                                 data.C);                                            // F2
   data.H_factor = data.H;                                                           // factored in place

@@ -19,6 +19,7 @@
 // noexcept; never allocates.
 #pragma once
 
+#include "treedyn/detail/check.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
@@ -30,10 +31,13 @@ template <class Scalar, int N>
 const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model, Data<Scalar, N>& data, int body,
                                                   const Transform<Scalar>& placement,
                                                   ReferenceFrame reference = ReferenceFrame::local) noexcept {
+  if (!(detail::same_model("frame_jacobian", "data", data.model_id, model.id()) &&
+        detail::index_ok("frame_jacobian", "body", body, model.nbodies(), "a body index below model.nbodies()")))
+    return data.J;
   data.J.setZero();
   Transform<Scalar> X_Fj = placement;                                                // K1
   for (int j = body;;) {                                                             // K2
-    const MotionSubspace<Scalar>& S = model.motion_subspace(j);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[j];
     data.J.middleCols(model.v_offset(j), S.cols()) = X_Fj.apply_motion(S);
     const int p = model.parent(j);
     if (p == no_parent) break;                                                       // no transform past the root

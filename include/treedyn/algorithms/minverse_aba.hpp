@@ -65,7 +65,8 @@ struct MinverseAbaWorkspace {
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         F(model.nbodies(), Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         subtree_end(model.nbodies(), 0),
-        zero(VectorN<Scalar, N>::Zero(model.nv())) {}
+        zero(VectorN<Scalar, N>::Zero(model.nv())),
+        model_id(model.id()) {}
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
   FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
@@ -76,6 +77,7 @@ struct MinverseAbaWorkspace {
   /// q̇ = 0 and τ = 0 for the shared ABA steps, stored (not an Eigen zero expression) so those steps
   /// are the very instantiations aba compiles for VectorN inputs rather than a second copy
   VectorN<Scalar, N> zero;
+  std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked by minverse_aba)
 };
 
 namespace detail {
@@ -85,7 +87,7 @@ template <class Scalar, int N>
 void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
   const int nb = model.nbodies();
   for (int i = 0; i < nb; ++i)
-    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspace(i).cols());
+    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
   for (int i = nb - 1; i >= 0; --i) {
     const int p = model.parent(i);
     if (p != no_parent) ws.subtree_end[p] = std::max(ws.subtree_end[p], ws.subtree_end[i]);
@@ -168,21 +170,27 @@ void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
+        detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
+    return ws.Minv;
   const VectorN<Scalar, N>& zero = ws.zero;                                          // q̇ = 0, τ = 0
-  detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{});  // B1: X_i, IA_i = I_i
+  if (!detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{})) {  // B1: X_i, IA_i = I_i
+    ws.status = data.config_status;
+    return detail::fill_nan(ws.Minv);
+  }
   detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
     detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i
     detail::aba_form_pivot(model, data, i);                                          // B3: D_i
     if (!detail::aba_solve_pivot(model, data, i)) return detail::minverse_aba_fail(ws, i);  // B3: U_i D_i⁻¹
-    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B4–B7
+    detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B4–B7
       detail::minverse_aba_backward_step<decltype(width)::value>(model, data, ws, i);
     });
     if (model.parent(i) != no_parent) detail::aba_project_to_parent(model, data, i); // B8
   }
   ws.status = FactorStatus::success();
   for (int i = 0; i < model.nbodies(); ++i) {                                        // B9
-    detail::with_joint_width(model.motion_subspace(i).cols(), [&](auto width) {      // B10–B13
+    detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B10–B13
       detail::minverse_aba_forward_step<decltype(width)::value>(model, data, ws, i);
     });
   }

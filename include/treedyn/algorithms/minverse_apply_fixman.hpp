@@ -73,7 +73,7 @@
 #include <Eigen/Eigenvalues>
 #include <unsupported/Eigen/AutoDiff>
 
-#include "treedyn/detail/assert.hpp"
+#include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 #include "treedyn/model/data.hpp"
@@ -211,6 +211,7 @@ class FixmanWorkspace {
     if (!fixman_supported(model, &reason)) throw std::invalid_argument("treedyn::FixmanWorkspace: " + reason);
     const int n = model.nbodies();
     nbodies_ = n;
+    model_id = model.id();
     auto axis_in_parent = [&](int i) {  // joint i's axis in body (i−1) coordinates
       return Vector3<Scalar>(model.tree_transform(i).E.transpose() * model.joint(i).axis);
     };
@@ -264,6 +265,9 @@ class FixmanWorkspace {
   VectorX y, u, d;                          ///< V: 6n, 6n and 5n scratch
   VectorX Minv_b;                           ///< output M⁻¹ b
   FactorStatus status;                      ///< status of the last H22 factorization
+
+  /// Model::id() of the model it was built for; the algorithms taking it check it (detail/check.hpp).
+  std::uint64_t model_id = 0;
 
  private:
   /// F4: model.inertia(k), or for body 0 on a revolute joint with a singular 𝓘 the same inertia plus
@@ -366,8 +370,10 @@ const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minverse_apply_fixman(const Mode
                                                                       const Eigen::MatrixBase<Dq>& q,
                                                                       const Eigen::MatrixBase<Db>& b) noexcept {
   const int n = model.nbodies();
-  TREEDYN_ASSERT(ws.nbodies() == n, "minverse_apply_fixman: the workspace was built for another model");
-  TREEDYN_ASSERT(q.size() == n && b.size() == n, "minverse_apply_fixman: q and b must have n entries");
+  constexpr const char* fn = "minverse_apply_fixman";
+  if (!(detail::model_data_q_ok(fn, model, data, q) && detail::same_model(fn, "ws", ws.model_id, model.id()) &&
+        detail::dof_vector_ok(fn, "b", model, b)))
+    return ws.Minv_b;
   for (int k = 0; k < n; ++k) {
     const std::size_t kk = static_cast<std::size_t>(k);
     data.Xup[k] = model.joint_placement(k).transform(Scalar(q(model.q_offset(k))));             // ^kX_λ(k)

@@ -19,6 +19,7 @@
 // depth. noexcept; never allocates.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 
 #include "treedyn/algorithms/crba.hpp"
@@ -35,16 +36,24 @@ namespace treedyn {
 template <class Scalar, int N = Dynamic>
 struct MinverseLtdlWorkspace {
   explicit MinverseLtdlWorkspace(const Model<Scalar, N>& model)
-      : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())) {}
+      : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())), model_id(model.id()) {}
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
+  std::uint64_t model_id;   ///< Model::id() of the model it was built for (checked by minverse_ltdl)
 };
 
 /// H(q)⁻¹, full symmetric, into ws.Minv; status in data.factor_status. Returns ws.Minv.
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_ltdl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                         MinverseLtdlWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!(detail::model_data_q_ok("minverse_ltdl", model, data, q) &&
+        detail::same_model("minverse_ltdl", "ws", ws.model_id, model.id())))
+    return ws.Minv;
   crba(model, data, q);                                                             // V1
+  if (!data.config_status) {
+    data.factor_status = data.config_status;
+    return detail::fill_nan(ws.Minv);
+  }
   data.H_factor = data.H;
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // V2
   if (!data.factor_status) {                                                        // V3

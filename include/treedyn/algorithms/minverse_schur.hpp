@@ -38,7 +38,10 @@ namespace detail {
 template <class Scalar, int N, class Dq>
 bool schur_factor(const Model<Scalar, N>& model, Data<Scalar, N>& data, SchurWorkspace<Scalar>& ws,
                   const Eigen::MatrixBase<Dq>& q) noexcept {
-  schur_operators(model, data, ws, q);                                            // M1
+  if (!schur_operators(model, data, ws, q)) {                                      // M1
+    ws.status = data.config_status;
+    return false;
+  }
   ws.status = ws.is_chain() ? block_tridiagonal_factor(ws.A_chain) : sibling_block_ldlt(ws.A_tree);  // M2
   return ws.status.ok();
 }
@@ -65,6 +68,9 @@ const typename SchurWorkspace<Scalar>::VectorX& minverse_apply_schur(const Model
                                                                  SchurWorkspace<Scalar>& ws,
                                                                  const Eigen::MatrixBase<Dq>& q,
                                                                  const Eigen::MatrixBase<Dt>& tau) noexcept {
+  if (!(detail::schur_arguments_ok("minverse_apply_schur", model, data, ws, q) &&
+        detail::dof_vector_ok("minverse_apply_schur", "tau", model, tau)))
+    return ws.Minv_b;
   if (!detail::schur_factor(model, data, ws, q)) {
     ws.Minv_b.setConstant(detail::nan<Scalar>());
     return ws.Minv_b;
@@ -78,6 +84,7 @@ template <class Scalar, int N, class Dq>
 const typename SchurWorkspace<Scalar>::MatrixX& minverse_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                                SchurWorkspace<Scalar>& ws,
                                                                const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!detail::schur_arguments_ok("minverse_schur", model, data, ws, q)) return ws.Minv;
   if (!detail::schur_factor(model, data, ws, q)) {
     ws.Minv.setConstant(detail::nan<Scalar>());
     return ws.Minv;

@@ -34,7 +34,7 @@ namespace detail {
 template <class Scalar, int N, class WType>
 void add_projected_form(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                         const ArticulatedInertia<Scalar>& Ia, WType W) noexcept {
-  const MotionSubspace<Scalar>& Si = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& Si = model.motion_subspaces()[i];
   PivotMatrix<Scalar> G = Si.transpose() * Si;  // S_iᵀS_i: SPD, S_i has full column rank
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6> beta = Si.transpose() * W;
   factor_joint_pivot(G);
@@ -58,8 +58,8 @@ template <class Scalar, int N>
 void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                           const ArticulatedInertia<Scalar>& Ia) noexcept {
   const int p = model.parent(i);
-  const MotionSubspace<Scalar>& Si = model.motion_subspace(i);
-  const MotionSubspace<Scalar>& Sp = model.motion_subspace(p);
+  const MotionSubspace<Scalar>& Si = model.motion_subspaces()[i];
+  const MotionSubspace<Scalar>& Sp = model.motion_subspaces()[p];
   if (Si.cols() == 1 && Sp.cols() == 1) {  // both joints 1-DoF: fixed-size 6-vectors throughout
     const Motion<Scalar> s = Si.col(0);
     Motion<Scalar> w = data.Xup[i].apply_motion(Sp.col(0));
@@ -83,9 +83,11 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                        const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
-  detail::aba_outward_pass(model, data, q, qd, f_ext);                            // aba A1–A4
+  if (!detail::forward_dynamics_arguments_ok("modified_aba", model, data, q, qd, tau, f_ext)) return data.qdd;
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // aba A1–A4
+    return detail::aba_fail(data, data.config_status);
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     if (S.cols() == 1) {
       data.D[i](0, 0) = S.col(0).dot(model.inertia(i).apply(S.col(0)));
     } else {

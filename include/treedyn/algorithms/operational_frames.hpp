@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "treedyn/algorithms/detail/outward_pass.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/factor_status.hpp"
@@ -47,7 +49,8 @@ class OperationalFrames {
 
   /// Frames on `model` (its body count is kept to validate add() and to size the kernels' workspaces).
   template <int N>
-  explicit OperationalFrames(const Model<Scalar, N>& model) : nbodies_(model.nbodies()), nv_(model.nv()) {
+  explicit OperationalFrames(const Model<Scalar, N>& model)
+      : model_id(model.id()), nbodies_(model.nbodies()), nv_(model.nv()) {
     parent.resize(static_cast<std::size_t>(nbodies_));
     depth.resize(static_cast<std::size_t>(nbodies_));
     Omega.assign(static_cast<std::size_t>(nbodies_), Matrix6<Scalar>::Zero());
@@ -57,7 +60,7 @@ class OperationalFrames {
       const std::size_t ui = static_cast<std::size_t>(i);
       parent[ui] = model.parent(i);
       depth[ui] = 1 + (parent[ui] == no_parent ? 0 : depth[static_cast<std::size_t>(parent[ui])]);
-      const Eigen::Index ni = model.motion_subspace(i).cols();
+      const Eigen::Index ni = model.motion_subspaces()[i].cols();
       Dinv[ui] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
     }
     size_workspace();
@@ -117,6 +120,8 @@ class OperationalFrames {
   // Built by the constructor and add(); the kernels only write into it (never allocate). Not thread-safe:
   // one OperationalFrames per thread, like Data.
   using MatrixX = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
+  /// Model::id() of the model it was built for; the algorithms taking it check it (detail/check.hpp).
+  std::uint64_t model_id = 0;
   MatrixX compliance;                          ///< oscm, oscm_faithful, oscm_dense: the operational-space
                                                ///< compliance Λ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
   MatrixX inertia;                             ///< osim: the operational-space inertia Λ⁻¹, both triangles
@@ -185,7 +190,13 @@ class OperationalFrames {
     int row_offset = 0;
     std::array<int, 6> row_index{};
   };
-  const Entry& at(int a) const noexcept { return frames_[static_cast<std::size_t>(a)]; }
+  const Entry& at(int a) const noexcept {
+    TREEDYN_CHECK(a >= 0 && a < size(), "OperationalFrames", "a", "a frame index below size()", size(), a, {
+      static const Entry none{};
+      return none;
+    });
+    return frames_[static_cast<std::size_t>(a)];
+  }
 
   std::vector<Entry> frames_;
   int nbodies_ = 0;
@@ -202,6 +213,13 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_fail(OperationalFrames<S
   frames.status = status;
   frames.compliance.setConstant(detail::nan<Scalar>());
   return frames.compliance;
+}
+
+/// The entry checks of the OSCM routes: data and frames were built for model, q has nq entries.
+template <class Scalar, int N, class Dq>
+bool oscm_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                       const OperationalFrames<Scalar>& frames, const Eigen::MatrixBase<Dq>& q) noexcept {
+  return model_data_q_ok(function, model, data, q) && same_model(function, "frames", frames.model_id, model.id());
 }
 
 }  // namespace detail

@@ -148,9 +148,8 @@ template <bool Faithful, class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                              OperationalFrames<Scalar>& frames,
                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
-  TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
-                 "oscm: the frames were built for another model");
-  joint_transforms(model, data, q);                                                  // O1
+  if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
+  if (!joint_transforms(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
   for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // O2
     aba_form_U(model, data, i);
@@ -164,7 +163,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
   for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
     if (!omega_node[static_cast<std::size_t>(i)]) continue;
-    with_joint_width(model.motion_subspace(i).cols(),
+    with_joint_width(model.motion_subspaces()[i].cols(),
                      [&](auto width) { oscm_omega<decltype(width)::value>(model, data, frames, i); });
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
@@ -172,7 +171,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
       Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
-      with_joint_width(model.motion_subspace(k).cols(), [&](auto width) {
+      with_joint_width(model.motion_subspaces()[k].cols(), [&](auto width) {
         oscm_propagate<decltype(width)::value>(model, data, k, frames.K[slot], frames.SK[slot], next);
       });
     }
@@ -190,7 +189,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
         for (int k = c; k != w; k = model.parent(k)) {
           const Matrix6<Scalar>& SKa = frames.SK[oscm_slot(frames, a, k)];
           const Matrix6<Scalar>& SKb = frames.SK[oscm_slot(frames, a2, k)];
-          with_joint_width(model.motion_subspace(k).cols(),
+          with_joint_width(model.motion_subspaces()[k].cols(),
                            [&](auto width) { oscm_add_joint_term<decltype(width)::value>(frames, k, SKa, SKb, B); });
         }
         if (a == a2) B = Scalar(0.5) * (B + B.transpose()).eval();

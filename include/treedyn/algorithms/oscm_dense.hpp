@@ -27,9 +27,9 @@ template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                               OperationalFrames<Scalar>& frames,
                                                               const Eigen::MatrixBase<Dq>& q) noexcept {
-  TREEDYN_ASSERT(frames.nbodies() == model.nbodies() && frames.nv() == model.nv(),
-                 "oscm_dense: the frames were built for another model");
+  if (!detail::oscm_arguments_ok("oscm_dense", model, data, frames, q)) return frames.compliance;
   crba(model, data, q);                                                              // R1
+  if (!data.config_status) return detail::oscm_fail(frames, data.config_status);
   data.H_factor = data.H;                                                           // factored in place
   data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());
   if (!data.factor_status) return detail::oscm_fail(frames, data.factor_status);

@@ -35,6 +35,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& oscm_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!detail::schur_arguments_ok("oscm_schur", model, data, ws.schur, q)) return ws.compliance;
   if (!detail::oscm_schur_factor(model, data, ws, q, false)) {                   // C1, C2
     ws.compliance.setConstant(detail::nan<Scalar>());
     return ws.compliance;

@@ -122,7 +122,10 @@ template <class Scalar, int N, class Dq>
 bool oscm_schur_factor(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                        const Eigen::MatrixBase<Dq>& q, bool tip_shift) noexcept {
   using std::sqrt;
-  schur_operators(model, data, ws.schur, q);
+  if (!schur_operators(model, data, ws.schur, q)) {
+    ws.schur.status = ws.status = data.config_status;
+    return false;
+  }
   auto& A = ws.schur.A_chain;
   const int t = ws.tip();
   if (tip_shift) {

@@ -35,6 +35,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& osim_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!detail::schur_arguments_ok("osim_schur", model, data, ws.schur, q)) return ws.inertia;
   if (!detail::oscm_schur_factor(model, data, ws, q, true)) {                    // Y1, Y2, Y3
     ws.inertia.setConstant(detail::nan<Scalar>());
     return ws.inertia;

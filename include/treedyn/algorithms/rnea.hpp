@@ -16,7 +16,8 @@
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
 // Contract: q (nq), q̇, q̈ (nv) any Eigen vectors; f_ext any container of Force<Scalar> indexed by body.
 // rnea writes data.tau (returned), bias (C = RNEA(q, q̇, 0), gravity and f_ext included) writes data.C;
-// both also fill data.Xup, v, a, f. Cost O(N). noexcept; never allocates.
+// both also fill data.Xup, v, a, f. Cost O(N). noexcept; never allocates. Arguments are checked
+// (detail/check.hpp); a zero or non-finite quaternion sets data.config_status and a NaN result.
 // Implementation: each body's step works on the 3-vector halves (angular, linear) of v, a and f, kept in
 // registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just written half by
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
@@ -55,7 +56,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     aw += w.cross(vJ.w);                                                          //     + v_i × vJ
     al += w.cross(vJ.v) + vl.cross(vJ.w);
     if (qdd != nullptr) {                                                         //     + S_i q̈_i
-      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspace(i), *qdd, model.v_offset(i));
+      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspaces()[i], *qdd, model.v_offset(i));
       aw += sa.w;
       al += sa.v;
     }
@@ -68,7 +69,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     data.f[i].template tail<3>() = I.m * al - I.h.cross(aw) + w.cross(hv) - fe.template tail<3>();
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
     if (S.cols() == 1)
       tau(model.v_offset(i)) = S.col(0).template head<3>().dot(fn) + S.col(0).template tail<3>().dot(ff);  // R9
@@ -91,7 +92,11 @@ template <class Scalar, int N, class Dq, class Dv, class Da, class Fext = detail
 const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>& qdd,
                                const Fext& f_ext = Fext{}) noexcept {
-  detail::joint_transforms(model, data, q);                                      // R3
+  constexpr const char* fn = "rnea";
+  if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
+        detail::dof_vector_ok(fn, "qdd", model, qdd) && detail::external_forces_ok(fn, model, f_ext)))
+    return data.tau;
+  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.tau);  // R3
   detail::rnea_given_transforms(model, data, qd, &qdd, f_ext, data.tau);
   return data.tau;
 }
@@ -101,7 +106,11 @@ const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& d
 template <class Scalar, int N, class Dq, class Dv, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext = Fext{}) noexcept {
-  detail::joint_transforms(model, data, q);                                      // R3
+  constexpr const char* fn = "bias";
+  if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
+        detail::external_forces_ok(fn, model, f_ext)))
+    return data.C;
+  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.C);  // R3
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
   return data.C;
 }

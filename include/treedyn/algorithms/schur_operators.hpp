@@ -59,13 +59,13 @@ class SchurWorkspace {
   SchurWorkspace() = default;
 
   template <int N>
-  explicit SchurWorkspace(const Model<Scalar, N>& model) {
+  explicit SchurWorkspace(const Model<Scalar, N>& model) : model_id(model.id()) {
     const int nb = model.nbodies();
     std::vector<int> parents, joint_sizes, constraint_sizes, six(static_cast<std::size_t>(nb), 6);
     chain_ = true;
     int w_offset = 0;
     for (int i = 0; i < nb; ++i) {
-      const int ni = static_cast<int>(model.motion_subspace(i).cols());
+      const int ni = static_cast<int>(model.motion_subspaces()[i].cols());
       parents.push_back(model.parent(i));
       joint_sizes.push_back(ni);
       constraint_sizes.push_back(6 - ni);
@@ -74,7 +74,7 @@ class SchurWorkspace {
       w_offset_.push_back(w_offset);
       w_offset += 6 - ni;
       if (model.parent(i) != i - 1) chain_ = false;
-      P_.push_back(joint_basis(model.motion_subspace(i)));
+      P_.push_back(joint_basis(model.motion_subspaces()[i]));
       Iinv_.push_back(inverse_inertia(model, i, P_.back().rightCols(6 - ni)));
       IinvP_.push_back(Iinv_.back() * P_.back());
       D0_.push_back(P_.back().transpose() * IinvP_.back());
@@ -130,6 +130,8 @@ class SchurWorkspace {
 
   // Constant in body coordinates, computed once.
   std::vector<Matrix6<Scalar>> P_, Iinv_, IinvP_, D0_, Z_;
+  /// Model::id() of the model it was built for; the algorithms taking it check it (detail/check.hpp).
+  std::uint64_t model_id = 0;
 
  private:
   static Matrix6<Scalar> joint_basis(const MotionSubspace<Scalar>& S) {
@@ -226,11 +228,23 @@ typename SchurWorkspace<Scalar>::MatrixX SchurWorkspace<Scalar>::dense(SchurPart
   return D;
 }
 
-/// O1–O6: forms K̃ and 𝒜 at q (see the header). Writes data.Xup and ws.K, ws.A_chain or ws.A_tree.
+namespace detail {
+/// The entry checks of the Schur routes: data and ws were built for model, q has nq entries.
 template <class Scalar, int N, class Dq>
-void schur_operators(const Model<Scalar, N>& model, Data<Scalar, N>& data, SchurWorkspace<Scalar>& ws,
+bool schur_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                        const SchurWorkspace<Scalar>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  return model_data_q_ok(function, model, data, q) && same_model(function, "ws", ws.model_id, model.id());
+}
+}  // namespace detail
+
+/// O1–O6: forms K̃ and 𝒜 at q (see the header). Writes data.Xup and ws.K, ws.A_chain or ws.A_tree.
+/// False, with nothing formed, when an argument check fails (detail/check.hpp) or a quaternion of q is zero
+/// or not finite (data.config_status names the body).
+template <class Scalar, int N, class Dq>
+bool schur_operators(const Model<Scalar, N>& model, Data<Scalar, N>& data, SchurWorkspace<Scalar>& ws,
                      const Eigen::MatrixBase<Dq>& q) noexcept {
-  detail::joint_transforms(model, data, q);                                       // O1
+  if (!detail::schur_arguments_ok("schur_operators", model, data, ws, q)) return false;
+  if (!detail::joint_transforms(model, data, q)) return false;                    // O1
   Matrix6<Scalar> V;
   for (int i = 0; i < model.nbodies(); ++i) {
     const std::size_t si = static_cast<std::size_t>(i);
@@ -258,6 +272,7 @@ void schur_operators(const Model<Scalar, N>& model, Data<Scalar, N>& data, Schur
       ws.A_tree.coupling(i, k) = ws.K.coupling(i, k).block(ws.n(i), ws.n(a), wi, 6 - ws.n(a));
     }
   }
+  return true;
 }
 
 }  // namespace treedyn

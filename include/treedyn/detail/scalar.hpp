@@ -46,6 +46,8 @@
 //                       factorisation goes on and divides by the pivot's expression; positive definiteness is
 //                       then the caller's to ensure, and a bad pivot shows as inf or NaN when the expression
 //                       is evaluated.
+//   quaternion_ok(n2)   a joint quaternion's squared norm admits a rotation. Numeric: 0 < n2 < ∞ (false on
+//                       NaN). Symbolic: true, for the same reason as pivot_ok.
 // Nothing here allocates or throws for a numeric scalar.
 #pragma once
 
@@ -134,6 +136,18 @@ bool pivot_ok(const Scalar& x) noexcept {
     return x > Scalar(0);
   } else {
     static_cast<void>(x);
+    return true;
+  }
+}
+
+/// A quaternion's squared norm n2 admits a rotation: 0 < n2 < ∞ for a numeric Scalar (false on NaN), true
+/// for a symbolic one (as pivot_ok).
+template <class Scalar>
+bool quaternion_ok(const Scalar& n2) noexcept {
+  if constexpr (is_numeric<Scalar>::value) {
+    return n2 > Scalar(0) && n2 - n2 == Scalar(0);  // positive and finite (∞ − ∞ and NaN − NaN are NaN)
+  } else {
+    static_cast<void>(n2);
     return true;
   }
 }

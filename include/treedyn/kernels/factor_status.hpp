@@ -1,4 +1,6 @@
 // FactorStatus: how a factorization ended, naming the row of a non-positive pivot and what that row counts.
+// It also reports the two input failures that are values rather than sizes: a joint quaternion that is
+// zero or not finite (invalid_configuration) and an irregular parent array (invalid_parent_array).
 //
 // Hot kernels are noexcept: instead of throwing or leaving NaN behind, a factorization that meets a pivot
 // that is not > 0 (zero, negative or NaN) stops there and reports it here. For the matrix kernels the
@@ -16,7 +18,12 @@
 namespace treedyn {
 
 struct FactorStatus {
-  enum class Code { success, non_positive_pivot };
+  /// non_positive_pivot: see above. invalid_configuration: the quaternion of body `row`'s spherical or
+  /// free-flyer joint is zero or not finite (Index::body); the algorithm's outputs are NaN.
+  /// invalid_parent_array: entry `row` of a kernel's parent array is not regular (−1 ≤ λ(row) < row), so
+  /// the kernel did nothing (Index::row).
+  /// invalid_argument: a size check failed and the check handler returned (detail/check.hpp); row = -1.
+  enum class Code { success, non_positive_pivot, invalid_configuration, invalid_parent_array, invalid_argument };
   enum class Index { row, body };
 
   Code code = Code::success;
@@ -38,6 +45,16 @@ struct FactorStatus {
   /// A joint pivot D_i of body `failed_body` is not positive definite.
   static constexpr FactorStatus non_positive_joint_pivot(int failed_body) noexcept {
     return {Code::non_positive_pivot, failed_body, Index::body};
+  }
+  /// The joint configuration of body `body` (its quaternion) is zero or not finite.
+  static constexpr FactorStatus invalid_configuration(int body) noexcept {
+    return {Code::invalid_configuration, body, Index::body};
+  }
+  /// A size check failed and the check handler returned.
+  static constexpr FactorStatus invalid_argument() noexcept { return {Code::invalid_argument, -1, Index::row}; }
+  /// Entry `failed_row` of the parent array is not regular (λ(row) < −1 or λ(row) ≥ row).
+  static constexpr FactorStatus invalid_parent_array(int failed_row) noexcept {
+    return {Code::invalid_parent_array, failed_row, Index::row};
   }
 };
 

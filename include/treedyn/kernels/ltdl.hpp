@@ -12,6 +12,8 @@
 //   lambda  regular parent array of size n (0-based, no_parent = -1, lambda[k] < k); the expanded
 //           per-DoF array for a JSIM (topology/parent_array.hpp, expand_parent_array).
 //   On success A(k, k) = D_k and A(k, j) = L_kj for j ∈ anc(k); L's unit diagonal is implied.
+//   A lambda that is not regular returns FactorStatus::invalid_parent_array naming its first irregular
+//   entry, before anything is touched; an A of the wrong size fails a TREEDYN_CHECK (detail/check.hpp).
 //   Returns FactorStatus naming the first row (from the bottom) whose pivot D_k is not > 0; the
 //   factorization stops there (see factor_status.hpp).
 //   Cost: D1 divisions + D2 multiply-subtracts (the paper's Table 1). noexcept; never allocates.
@@ -49,7 +51,8 @@ template <class Derived, class Parents>
 FactorStatus ltdl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using Scalar = typename Derived::Scalar;
   const int n = detail::node_count(lambda);
-  TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltdl: A must be n×n with n = lambda.size()");
+  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad);
+  if (!detail::shape_ok("ltdl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument();
   for (int k = n - 1; k >= 0; --k) {                                   // T1
     if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
     for (int i = detail::parent_at(lambda, k); i != no_parent;            // T2, T3

@@ -78,8 +78,9 @@ template <class DA, class Parents, class Out>
 void ltdl_inverse(const Eigen::MatrixBase<DA>& A, const Parents& lambda, Out&& out) noexcept {
   using Scalar = typename DA::Scalar;
   const int n = detail::node_count(lambda);
-  TREEDYN_ASSERT(A.rows() == n && A.cols() == n && out.rows() == n && out.cols() == n,
-                 "ltdl_inverse: A and out must be n×n with n = lambda.size()");
+  if (!(detail::tree_kernel_arguments_ok("ltdl_inverse", lambda, A, out) &&
+        detail::shape_ok("ltdl_inverse", "out", out, n, n, "lambda.size()")))
+    return;
   detail::ltdl_inverse_rows(
       out, n, [&](int i) { return A(i, i); },
       [&](int i, const auto& f) {
@@ -91,8 +92,9 @@ void ltdl_inverse(const Eigen::MatrixBase<DA>& A, const Parents& lambda, Out&& o
 template <class DV, class Out>
 void ltdl_inverse_packed(const Eigen::MatrixBase<DV>& values, const AncestorPattern& pattern, Out&& out) noexcept {
   const int n = pattern.size();
-  TREEDYN_ASSERT(values.size() == pattern.nonzeros() && out.rows() == n && out.cols() == n,
-                 "ltdl_inverse_packed: size mismatch");
+  if (!(detail::size_ok("ltdl_inverse_packed", "values", values, pattern.nonzeros(), "pattern.nonzeros()") &&
+        detail::shape_ok("ltdl_inverse_packed", "out", out, n, n, "pattern.size()")))
+    return;
   const auto* v = values.derived().data();
   detail::ltdl_inverse_rows(
       out, n, [&](int i) { return v[pattern.row_start(i)]; },

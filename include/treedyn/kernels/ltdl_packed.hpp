@@ -104,14 +104,18 @@ class AncestorPattern {
   /// values ← the structural entries of the lower triangle of A (packed row by row).
   template <class DA, class DV>
   void pack(const Eigen::MatrixBase<DA>& A, Eigen::MatrixBase<DV>& values) const noexcept {
-    TREEDYN_ASSERT(A.rows() == size() && A.cols() == size() && values.size() == nonzeros(), "pack: size mismatch");
+    if (!(detail::shape_ok("AncestorPattern::pack", "A", A, size(), size(), "size()") &&
+          detail::size_ok("AncestorPattern::pack", "values", values, nonzeros(), "nonzeros()")))
+      return;
     for (int i = 0; i < size(); ++i)
       for (int t = row_start(i); t < row_start(i + 1); ++t) values(t) = A(i, column(t));
   }
   /// The lower triangle of A ← values at the structural entries; nothing else of A is written.
   template <class DV, class DA>
   void unpack(const Eigen::MatrixBase<DV>& values, Eigen::MatrixBase<DA>& A) const noexcept {
-    TREEDYN_ASSERT(A.rows() == size() && A.cols() == size() && values.size() == nonzeros(), "unpack: size mismatch");
+    if (!(detail::shape_ok("AncestorPattern::unpack", "A", A, size(), size(), "size()") &&
+          detail::size_ok("AncestorPattern::unpack", "values", values, nonzeros(), "nonzeros()")))
+      return;
     for (int i = 0; i < size(); ++i)
       for (int t = row_start(i); t < row_start(i + 1); ++t) A(i, column(t)) = values(t);
   }
@@ -175,7 +179,8 @@ template <class DV>
 FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& pattern) noexcept {
   using Scalar = typename DV::Scalar;
   constexpr int push_depth = ltdl_packed_push_depth;
-  TREEDYN_ASSERT(values.size() == pattern.nonzeros(), "ltdl_packed: values must hold pattern.nonzeros() entries");
+  if (!detail::size_ok("ltdl_packed", "values", values, pattern.nonzeros(), "pattern.nonzeros()"))
+    return FactorStatus::invalid_argument();
   Scalar* v = values.derived().data();
   for (int i = pattern.size() - 1; i >= 0; --i) {                           // G1
     Scalar* row_i = v + pattern.row_start(i);
@@ -208,7 +213,8 @@ template <class DV, class X>
 void ltdl_solve_packed(const Eigen::MatrixBase<DV>& values, const AncestorPattern& pattern, X&& x) noexcept {
   using Scalar = typename DV::Scalar;
   const int n = pattern.size();
-  TREEDYN_ASSERT(values.size() == pattern.nonzeros() && x.rows() == n, "ltdl_solve_packed: size mismatch");
+  TREEDYN_CHECK(x.rows() == n, "ltdl_solve_packed", "x", "x.rows() = pattern.size()", n, x.rows(), return);
+  if (!detail::size_ok("ltdl_solve_packed", "values", values, pattern.nonzeros(), "pattern.nonzeros()")) return;
   const Scalar* v = values.derived().data();
   for (Eigen::Index c = 0; c < x.cols(); ++c) {
     auto xc = x.col(c);

@@ -11,6 +11,8 @@
 //   lambda  regular parent array of size n (0-based, no_parent = -1, lambda[k] < k).
 //   On success the lower triangle holds L (non-unit diagonal): A = Lᵀ L. It equals the Cholesky
 //   factor of the reverse-permuted matrix, reversed (the paper's §3).
+//   A lambda that is not regular returns FactorStatus::invalid_parent_array naming its first irregular
+//   entry, before anything is touched; an A of the wrong size fails a TREEDYN_CHECK (detail/check.hpp).
 //   Returns FactorStatus naming the first row (from the bottom) whose pivot is not > 0; no square
 //   root of a non-positive number is ever taken.
 //   Cost: n square roots + D1 divisions + D2 multiply-subtracts (the paper's Table 1). noexcept; never allocates.
@@ -54,7 +56,8 @@ template <class Derived, class Parents>
 FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using std::sqrt;
   const int n = detail::node_count(lambda);
-  TREEDYN_ASSERT(A.rows() == n && A.cols() == n, "ltl: A must be n×n with n = lambda.size()");
+  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad);
+  if (!detail::shape_ok("ltl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument();
   for (int k = n - 1; k >= 0; --k) {                                            // S1
     if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
     A(k, k) = sqrt(A(k, k));                                                    // S2

@@ -7,7 +7,9 @@
 //   L       n×n factor in the lower triangle of a matrix factorized by ltl (non-unit diagonal) or by
 //           ltdl (the *_unit forms: L_ii = 1 is implied and the diagonal, which holds D, is not read).
 //           Only the diagonal and ancestor entries L(i, j), j ∈ anc(i), are read.
-//   lambda  the regular parent array the factor was computed with.
+//   lambda  the regular parent array the factor was computed with. Checked at entry with the sizes
+//           (detail/check.hpp): an irregular lambda or a size mismatch fails a TREEDYN_CHECK and, if the
+//           handler returns, the call returns without touching x or y.
 //   x, y    n-vectors or n×m matrices of right-hand sides (row i of a matrix plays the role of x_i).
 //           Any writable Eigen expression: a Matrix, a Block, a Ref, a Map.
 //   mul_l and the solves work in place on x. mul_lt writes y = Lᵀx and needs y distinct from x
@@ -48,7 +50,7 @@ namespace detail {
 template <bool Unit, class DL, class Parents, class X>
 void mul_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
   const int n = node_count(lambda);
-  TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "mul_l: size mismatch");
+  if (!tree_kernel_arguments_ok("mul_l", lambda, L, x)) return;
   for (int i = n - 1; i >= 0; --i) {                                            // M1
     if (!Unit) x.row(i) *= L(i, i);                                             // M2 (in situ)
     for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // M3, M4, M6
@@ -60,9 +62,8 @@ void mul_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept
 template <bool Unit, class DL, class Parents, class X, class Y>
 void mul_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, const X& x, Y& y) noexcept {
   const int n = node_count(lambda);
-  TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n && y.rows() == n &&
-                     x.cols() == y.cols(),
-                 "mul_lt: size mismatch");
+  if (!(tree_kernel_arguments_ok("mul_lt", lambda, L, x) && shape_ok("mul_lt", "y", y, n, x.cols(), "x's shape")))
+    return;
   for (int i = 0; i < n; ++i) {                                                 // N1
     if (Unit) {
       y.row(i) = x.row(i);                                                      // N2
@@ -78,7 +79,7 @@ void mul_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, const X& x, Y
 template <bool Unit, class DL, class Parents, class X>
 void solve_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
   const int n = node_count(lambda);
-  TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "solve_l: size mismatch");
+  if (!tree_kernel_arguments_ok("solve_l", lambda, L, x)) return;
   for (int i = 0; i < n; ++i) {                                                 // P1
     for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // P2, P3, P5
       x.row(i) -= L(i, j) * x.row(j);                                           // P4
@@ -90,7 +91,7 @@ void solve_l(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexce
 template <bool Unit, class DL, class Parents, class X>
 void solve_lt(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X& x) noexcept {
   const int n = node_count(lambda);
-  TREEDYN_ASSERT(L.rows() == n && L.cols() == n && x.rows() == n, "solve_lt: size mismatch");
+  if (!tree_kernel_arguments_ok("solve_lt", lambda, L, x)) return;
   for (int i = n - 1; i >= 0; --i) {                                            // Q1
     if (!Unit) x.row(i) /= L(i, i);                                             // Q2
     for (int j = parent_at(lambda, i); j != no_parent; j = parent_at(lambda, j)) {    // Q3, Q4, Q6
@@ -160,6 +161,7 @@ void solve_lt_unit(const Eigen::MatrixBase<DL>& L, const Parents& lambda, X&& x)
 /// x ← A⁻¹ x for A = Lᵀ L factorized in place by ltl: x ← L⁻ᵀ x, then x ← L⁻¹ x.
 template <class DA, class Parents, class X>
 void ltl_solve(const Eigen::MatrixBase<DA>& A, const Parents& lambda, X&& x) noexcept {
+  if (!detail::tree_kernel_arguments_ok("ltl_solve", lambda, A, x)) return;
   detail::solve_lt<false>(A, lambda, x);
   detail::solve_l<false>(A, lambda, x);
 }
@@ -168,6 +170,7 @@ void ltl_solve(const Eigen::MatrixBase<DA>& A, const Parents& lambda, X&& x) noe
 /// (the paper's back-substitution, Table 1). Cost per column: n div + 2·D1 multiply-subtracts.
 template <class DA, class Parents, class X>
 void ltdl_solve(const Eigen::MatrixBase<DA>& A, const Parents& lambda, X&& x) noexcept {
+  if (!detail::tree_kernel_arguments_ok("ltdl_solve", lambda, A, x)) return;
   detail::solve_lt<true>(A, lambda, x);
   detail::solve_d(A, x);
   detail::solve_l<true>(A, lambda, x);

@@ -32,6 +32,7 @@
 // ConfigVector, which allocates only when N is Dynamic. Aliasing: integrate's q_out may be the very
 // same vector as q (each joint's segment is read completely before it is written); partial overlaps
 // are not allowed. difference's v_out must not overlap q0 or q1.
+// Every size is checked (detail/check.hpp): a wrong one fails a TREEDYN_CHECK before anything is written.
 #pragma once
 
 #include <cmath>
@@ -40,7 +41,7 @@
 
 #include <Eigen/Core>
 
-#include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/detail/storage.hpp"
 #include "treedyn/model/joint.hpp"
@@ -236,7 +237,7 @@ void for_each_joint_block(const Model<Scalar, N>& model, Step&& step) noexcept {
 /// The neutral configuration: zeros, identity quaternions (0, 0, 0, 1). Writes into q_out (size nq).
 template <class Scalar, int N>
 void neutral(const Model<Scalar, N>& model, VectorRef<detail::non_deduced<Scalar>> q_out) noexcept {
-  TREEDYN_ASSERT(q_out.size() == model.nq(), "neutral: q_out must have nq entries");
+  if (!detail::size_ok("neutral", "q_out", q_out, model.nq(), "model.nq()")) return;
   q_out.setZero();
   for (int i = 0; i < model.nbodies(); ++i) {
     const Joint<Scalar>& joint = model.joint(i);
@@ -264,8 +265,10 @@ void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>&
   using std::sin;
   static_assert(std::is_same<typename DerivedQ::Scalar, Scalar>::value, "integrate: q must have the model's scalar");
   static_assert(std::is_same<typename DerivedV::Scalar, Scalar>::value, "integrate: v must have the model's scalar");
-  TREEDYN_ASSERT(q.size() == model.nq() && q_out.size() == model.nq(), "integrate: q and q_out must have nq entries");
-  TREEDYN_ASSERT(v.size() == model.nv(), "integrate: v must have nv entries");
+  if (!(detail::size_ok("integrate", "q", q, model.nq(), "model.nq()") &&
+        detail::size_ok("integrate", "v", v, model.nv(), "model.nv()") &&
+        detail::size_ok("integrate", "q_out", q_out, model.nq(), "model.nq()")))
+    return;
   detail::for_each_joint_block(model, [&](JointType type, int iq, int iv) {
     switch (type) {
       case JointType::revolute:
@@ -329,8 +332,10 @@ void difference(const Model<Scalar, N>& model, const Eigen::MatrixBase<Derived0>
   using std::sin;
   static_assert(std::is_same<typename Derived0::Scalar, Scalar>::value, "difference: q0 must have the model's scalar");
   static_assert(std::is_same<typename Derived1::Scalar, Scalar>::value, "difference: q1 must have the model's scalar");
-  TREEDYN_ASSERT(q0.size() == model.nq() && q1.size() == model.nq(), "difference: q0 and q1 must have nq entries");
-  TREEDYN_ASSERT(v_out.size() == model.nv(), "difference: v_out must have nv entries");
+  if (!(detail::size_ok("difference", "q0", q0, model.nq(), "model.nq()") &&
+        detail::size_ok("difference", "q1", q1, model.nq(), "model.nq()") &&
+        detail::size_ok("difference", "v_out", v_out, model.nv(), "model.nv()")))
+    return;
   detail::for_each_joint_block(model, [&](JointType type, int iq, int iv) {
     switch (type) {
       case JointType::revolute:

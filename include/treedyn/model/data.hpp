@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/storage.hpp"
@@ -24,7 +25,8 @@ namespace treedyn {
 template <class Scalar, int N = Dynamic>
 struct Data {
   explicit Data(const Model<Scalar, N>& model)
-      : Xup(model.nbodies(), Transform<Scalar>::identity()),
+      : model_id(model.id()),
+        Xup(model.nbodies(), Transform<Scalar>::identity()),
         X_world(model.nbodies(), Transform<Scalar>::identity()),
         v(model.nbodies(), Motion<Scalar>::Zero()),
         a(model.nbodies(), Motion<Scalar>::Zero()),
@@ -51,6 +53,14 @@ struct Data {
       D[i] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
     }
   }
+
+  /// Model::id() of the model this Data was built for; every algorithm checks it (detail/check.hpp).
+  std::uint64_t model_id;
+  /// Status of the last computation of the joint transforms from q (every algorithm starts with it):
+  /// Code::invalid_configuration naming the BODY whose quaternion is zero or not finite, whose outputs
+  /// the algorithm then set to NaN. Algorithms that return no status (rnea, bias, crba,
+  /// forward_kinematics) report it only here.
+  FactorStatus config_status;
 
   // per body (index i)
   detail::Array<Transform<Scalar>, N> Xup;      ///< ^i X_λ(i) = XJ(q_i) X_T(i)

@@ -8,10 +8,14 @@
 //   revolute     1/1    angle about unit axis a    rot(R(a, q)ᵀ)                              [a; 0]
 //   prismatic    1/1    displacement along a       xlt(q a)                                   [0; a]
 //   helical      1/1    angle, pitch p (m/rad)     (R(a, q)ᵀ, p q a)                          [a; p a]
-//   spherical    4/3    unit quaternion (x,y,z,w)  rot(R(quat)ᵀ)                              [1₃; 0]
+//   spherical    4/3    quaternion (x,y,z,w) ¹       rot(R(quat)ᵀ)                              [1₃; 0]
 //   planar       3/3    (x, y, θ) in the xy-plane  rot(Rz(θ)ᵀ)·xlt([x, y, 0])                 [0; e_x], [0; e_y], [e_z; 0]
 //   free_flyer   7/6    (p, quaternion x,y,z,w)    (R(quat)ᵀ, p)                              1₆ (v = [ω; v_O])
 //   fixed        0/0    —                          identity (merged into the parent at build)  —
+// ¹ (spherical and free flyer) The quaternion is normalised on use: any nonzero finite quaternion stands
+//   for the rotation of q / |q|, at the cost of one square root per joint. A zero or non-finite one has no
+//   rotation: configuration_ok() is false for it, and the algorithms report it as
+//   FactorStatus::invalid_configuration naming the body, with NaN outputs.
 // R(a, q) is the rotation by q about a (Rodrigues); its columns are the child axes in parent coordinates.
 // A helical joint with p = 0 gives bit for bit the revolute joint's transform and subspace.
 // Joints are dispatched by a plain switch (no variant machinery, which would cost compile time).
@@ -23,6 +27,7 @@
 
 #include <Eigen/Core>
 
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/spatial/transform.hpp"
 #include "treedyn/spatial/types.hpp"
 
@@ -48,11 +53,14 @@ Matrix3<Scalar> axis_rotation(const Vector3<Scalar>& a, const Scalar& angle) noe
   return R;
 }
 
-/// Rotation matrix of the quaternion stored as (x, y, z, w) in q[0..3] (assumed unit).
+/// Rotation matrix of the quaternion stored as (x, y, z, w) in q[0..3], normalised on use: any nonzero
+/// finite quaternion gives the rotation of q / |q| (a zero one is rejected by Joint::configuration_ok).
 template <class Derived>
 Matrix3<typename Derived::Scalar> quaternion_rotation(const Eigen::MatrixBase<Derived>& q) noexcept {
   using Scalar = typename Derived::Scalar;
-  return Eigen::Quaternion<Scalar>(q(3), q(0), q(1), q(2)).toRotationMatrix();
+  using std::sqrt;
+  const Scalar inv = Scalar(1) / Scalar(sqrt(Scalar(q.squaredNorm())));
+  return Eigen::Quaternion<Scalar>(q(3) * inv, q(0) * inv, q(1) * inv, q(2) * inv).toRotationMatrix();
 }
 
 }  // namespace detail
@@ -100,6 +108,15 @@ struct Joint {
   /// True when q lives on a manifold (quaternion): integrate / difference are not plain +/−.
   [[nodiscard]] bool has_quaternion() const noexcept {
     return type == JointType::spherical || type == JointType::free_flyer;
+  }
+  /// False when this joint's configuration segment q (nq entries) holds a quaternion that is zero or not
+  /// finite (detail::quaternion_ok); such a q has no rotation. Any other q is accepted (a nonzero quaternion
+  /// is normalised on use). Always true for a symbolic Scalar, whose values cannot be checked.
+  template <class Derived>
+  [[nodiscard]] bool configuration_ok(const Eigen::MatrixBase<Derived>& q) const noexcept {
+    if (type == JointType::spherical) return detail::quaternion_ok(Scalar(q.template head<4>().squaredNorm()));
+    if (type == JointType::free_flyer) return detail::quaternion_ok(Scalar(q.template segment<4>(3).squaredNorm()));
+    return true;
   }
   [[nodiscard]] const char* type_name() const noexcept {
     switch (type) {

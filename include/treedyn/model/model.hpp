@@ -16,15 +16,24 @@
 // no first moment without mass). Massless bodies are legal (URDF chains use them); a singular H is then
 // reported by the factorization status. Bodies on fixed joints are merged into their parent's inertia by build(),
 // so they cost nothing at run time; each stays reachable as a named frame (frame(name)).
+// Identity: build() gives each model a new id() (a process-wide counter); copies, with_gravity and cast
+// keep it, since they have the same bodies, joints and sizes. Data and every workspace remember the id of
+// the model they were built for, and every algorithm checks it (one integer compare, detail/check.hpp).
+// Name lookups (body_index, joint_index, frame) are setup calls: an unknown name throws
+// std::invalid_argument naming it; find_body / find_joint / find_frame probe without throwing. Every
+// accessor taking a body index checks it through TREEDYN_CHECK (detail/check.hpp).
 // Metadata (read by no algorithm): each moving body's joint has a name (joint_name(i), joint_index(name);
 // by default the body's name) and position / velocity / effort limits (limits(i); unbounded by default),
 // set with ModelBuilder::set_joint_name / set_joint_limits and kept through merging and cast<>().
 // Building allocates; nothing else here does.
 #pragma once
 
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -33,6 +42,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "treedyn/detail/check.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/detail/storage.hpp"
 #include "treedyn/fwd.hpp"
@@ -46,6 +56,11 @@ namespace treedyn {
 
 template <class Scalar>
 class ModelBuilder;
+
+namespace detail {
+/// The source of Model::id(): 0 is the default-constructed (empty) model, built models count from 1.
+inline std::atomic<std::uint64_t> model_id_counter{0};
+}  // namespace detail
 
 /// A named frame fixed on a body (bodies on fixed joints become frames of the body they merge into).
 template <class Scalar>
@@ -78,18 +93,31 @@ class Model {
   [[nodiscard]] int nbodies() const noexcept { return parent_.size(); }
   [[nodiscard]] int nq() const noexcept { return nq_; }
   [[nodiscard]] int nv() const noexcept { return nv_; }
+  /// The identity of this model's structure: new for each build(), kept by copies, with_gravity and cast.
+  [[nodiscard]] std::uint64_t id() const noexcept { return id_; }
 
   [[nodiscard]] int parent(int i) const noexcept { return parent_[i]; }
   [[nodiscard]] const Joint<Scalar>& joint(int i) const noexcept { return joint_[i]; }
   /// Joint i folded with its tree transform, for the fast ^i X_λ(i) of 1-DoF joints (joint.hpp).
   [[nodiscard]] const JointPlacement<Scalar>& joint_placement(int i) const noexcept { return placement_[i]; }
-  /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build.
-  [[nodiscard]] const MotionSubspace<Scalar>& motion_subspace(int i) const noexcept { return S_[i]; }
+  /// Every S_i, indexed by body without a check: for loops over 0 ≤ i < nbodies() (the algorithms' own).
+  [[nodiscard]] const detail::Array<MotionSubspace<Scalar>, N>& motion_subspaces() const noexcept { return S_; }
+  /// S_i, joint i's constant motion subspace in body-i coordinates (6 × nv_i), computed once at build; i is
+  /// checked (detail/check.hpp).
+  [[nodiscard]] const MotionSubspace<Scalar>& motion_subspace(int i) const noexcept {
+    if (!detail::index_ok("Model::motion_subspace", "i", i, nbodies(), "a body index below nbodies()"))
+      return fallback<MotionSubspace<Scalar>>();
+    return S_[i];
+  }
   [[nodiscard]] const Transform<Scalar>& tree_transform(int i) const noexcept { return X_tree_[i]; }
   [[nodiscard]] const RigidInertia<Scalar>& inertia(int i) const noexcept { return inertia_[i]; }
   [[nodiscard]] int q_offset(int i) const noexcept { return q_offset_[i]; }
   [[nodiscard]] int v_offset(int i) const noexcept { return v_offset_[i]; }
-  [[nodiscard]] const std::string& name(int i) const noexcept { return names_[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] const std::string& name(int i) const noexcept {
+    if (!detail::index_ok("Model::name", "i", i, nbodies(), "a body index below nbodies()"))
+      return fallback<std::string>();
+    return names_[static_cast<std::size_t>(i)];
+  }
   [[nodiscard]] const Vector3<Scalar>& gravity() const noexcept { return gravity_; }
   /// The same model with gravity `g` (base coordinates; applied as a base acceleration −g), e.g. for a
   /// robot read from a file. Throws std::invalid_argument when g is not finite.
@@ -109,31 +137,48 @@ class Model {
   /// Packed ancestor-row layout of H (kernels/ltdl_packed.hpp), built once with the model.
   [[nodiscard]] const AncestorPattern& h_pattern() const noexcept { return h_pattern_; }
 
-  /// Index of the body called `body_name`, or -1.
-  [[nodiscard]] int body_index(const std::string& body_name) const noexcept {
-    for (int i = 0; i < nbodies(); ++i)
-      if (names_[static_cast<std::size_t>(i)] == body_name) return i;
-    return -1;
+  /// Index of the (moving) body called `body_name`, or nothing.
+  [[nodiscard]] std::optional<int> find_body(const std::string& body_name) const noexcept {
+    return find_name(names_, body_name);
+  }
+  /// Index of the body called `body_name`; throws std::invalid_argument naming it when there is none.
+  [[nodiscard]] int body_index(const std::string& body_name) const {
+    return found(find_body(body_name), "body_index", "body", body_name);
   }
   /// Name of joint i, the joint that moves body i (by default the body's name).
-  [[nodiscard]] const std::string& joint_name(int i) const noexcept { return joint_names_[static_cast<std::size_t>(i)]; }
-  /// Index of the joint called `joint_name_` (= the index of the body it moves), or -1. A fixed joint was
-  /// merged away and has no index.
-  [[nodiscard]] int joint_index(const std::string& joint_name_) const noexcept {
-    for (int i = 0; i < nbodies(); ++i)
-      if (joint_names_[static_cast<std::size_t>(i)] == joint_name_) return i;
-    return -1;
+  [[nodiscard]] const std::string& joint_name(int i) const noexcept {
+    if (!detail::index_ok("Model::joint_name", "i", i, nbodies(), "a joint index below nbodies()"))
+      return fallback<std::string>();
+    return joint_names_[static_cast<std::size_t>(i)];
+  }
+  /// Index of the joint called `joint_name_` (= the index of the body it moves), or nothing. A fixed joint
+  /// was merged away and has no index.
+  [[nodiscard]] std::optional<int> find_joint(const std::string& joint_name_) const noexcept {
+    return find_name(joint_names_, joint_name_);
+  }
+  /// Index of the joint called `joint_name_`; throws std::invalid_argument naming it when there is none.
+  [[nodiscard]] int joint_index(const std::string& joint_name_) const {
+    return found(find_joint(joint_name_), "joint_index", "joint", joint_name_);
   }
   /// Limits of joint i (metadata; unbounded unless the builder set them).
-  [[nodiscard]] const JointLimits<Scalar>& limits(int i) const noexcept { return limits_[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] const JointLimits<Scalar>& limits(int i) const noexcept {
+    if (!detail::index_ok("Model::limits", "i", i, nbodies(), "a joint index below nbodies()"))
+      return fallback<JointLimits<Scalar>>();
+    return limits_[static_cast<std::size_t>(i)];
+  }
   /// Named frames: every merged fixed body, plus one per moving body at its own origin (or at the
   /// placement given by ModelBuilder::set_frame_placement).
   [[nodiscard]] const std::vector<Frame<Scalar>>& frames() const noexcept { return frames_; }
-  /// The frame called `frame_name`; throws std::invalid_argument when there is none.
-  [[nodiscard]] const Frame<Scalar>& frame(const std::string& frame_name) const {
+  /// The frame called `frame_name`, or null.
+  [[nodiscard]] const Frame<Scalar>* find_frame(const std::string& frame_name) const noexcept {
     for (const Frame<Scalar>& f : frames_)
-      if (f.name == frame_name) return f;
-    throw std::invalid_argument("treedyn::Model: no frame called '" + frame_name + "'");
+      if (f.name == frame_name) return &f;
+    return nullptr;
+  }
+  /// The frame called `frame_name`; throws std::invalid_argument naming it when there is none.
+  [[nodiscard]] const Frame<Scalar>& frame(const std::string& frame_name) const {
+    if (const Frame<Scalar>* f = find_frame(frame_name)) return *f;
+    throw not_found("frame", "frame", frame_name);
   }
 
   /// The same robot in another scalar type: a float run starts from exactly the
@@ -155,6 +200,7 @@ class Model {
     copy_array(v_offset_, out.v_offset_);
     out.nq_ = nq_;
     out.nv_ = nv_;
+    out.id_ = id_;
     out.names_ = names_;
     out.joint_names_ = joint_names_;
     for (const JointLimits<Scalar>& l : limits_) out.limits_.push_back(l.template cast<NewScalar>());
@@ -208,6 +254,25 @@ class Model {
     return out;
   }
 
+  static std::optional<int> find_name(const std::vector<std::string>& names, const std::string& name) noexcept {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return static_cast<int>(i);
+    return std::nullopt;
+  }
+  static std::invalid_argument not_found(const char* call, const char* what, const std::string& name) {
+    return std::invalid_argument(std::string("treedyn::Model::") + call + ": no " + what + " called '" + name + "'");
+  }
+  static int found(const std::optional<int>& index, const char* call, const char* what, const std::string& name) {
+    if (!index) throw not_found(call, what, name);
+    return *index;
+  }
+  /// What an accessor returns for an index out of range when a check handler returned (detail/check.hpp).
+  template <class T>
+  static const T& fallback() noexcept {
+    static const T value{};
+    return value;
+  }
+
   template <class From, class To>
   static void copy_array(const From& from, To& to) {
     to.assign(from.size());
@@ -223,6 +288,7 @@ class Model {
   detail::Array<RigidInertia<Scalar>, N> inertia_;
   int nq_ = 0;
   int nv_ = 0;
+  std::uint64_t id_ = 0;
   std::vector<std::string> names_;
   std::vector<std::string> joint_names_;
   std::vector<JointLimits<Scalar>> limits_;
@@ -360,6 +426,7 @@ class ModelBuilder {
     }
     model.nq_ = nq;
     model.nv_ = nv;
+    model.id_ = detail::model_id_counter.fetch_add(1, std::memory_order_relaxed) + 1;
     std::vector<int> lambda(model.parent_.begin(), model.parent_.end()), dofs;
     for (const Joint<Scalar>& j : model.joint_) dofs.push_back(j.nv());
     const std::vector<int> mu = expand_parent_array(lambda, dofs);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/fwd.hpp"
 
 namespace treedyn {
@@ -63,6 +64,29 @@ template <class Parents>
 constexpr int parent_at(const Parents& lambda, int i) noexcept {
   using Index = decltype(lambda.size());
   return static_cast<int>(lambda[static_cast<Index>(i)]);
+}
+
+/// The first entry i that breaks regularity (lambda[i] < -1 or lambda[i] >= i), or -1 when every entry is
+/// regular. O(n), noexcept, never allocates: the kernels call it at entry, since a regular array is what
+/// guarantees that their walks up the tree stay in range and end.
+template <class Parents>
+int first_irregular(const Parents& lambda) noexcept {
+  const int n = node_count(lambda);
+  for (int i = 0; i < n; ++i) {
+    const int p = parent_at(lambda, i);
+    if (p < no_parent || p >= i) return i;
+  }
+  return -1;
+}
+
+/// The entry checks of a product or solve on a parent array: lambda is regular (else the handler gets the
+/// first irregular entry), the matrix A is n×n and x has n rows.
+template <class Parents, class DA, class X>
+bool tree_kernel_arguments_ok(const char* function, const Parents& lambda, const DA& A, const X& x) noexcept {
+  const int n = node_count(lambda), bad = first_irregular(lambda);
+  TREEDYN_CHECK(bad < 0, function, "lambda", "a regular parent array (-1 <= lambda[i] < i)", -1, bad, return false);
+  TREEDYN_CHECK(x.rows() == n, function, "x", "x.rows() = lambda.size()", n, x.rows(), return false);
+  return shape_ok(function, "A", A, n, n, "lambda.size()");
 }
 
 /// Iterator over i, lambda(i), lambda(lambda(i)), ... stopping before the base. An input iterator:

@@ -147,8 +147,8 @@ template <class Scalar>
 struct MimicJoint {
   std::string joint;             ///< the mimicking joint (its URDF name)
   std::string mimicked;          ///< the joint it follows (<mimic joint="…">)
-  int index = -1;                ///< model.joint_index(joint)
-  int mimicked_index = -1;       ///< model.joint_index(mimicked)
+  int index = -1;                ///< model.find_joint(joint); -1 when that joint is fixed (merged)
+  int mimicked_index = -1;       ///< model.find_joint(mimicked); -1 when that joint is fixed (merged)
   Scalar multiplier = Scalar(1);
   Scalar offset = Scalar(0);
 };
@@ -630,8 +630,8 @@ Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot,
     fail(source, context + message);
   }
   for (MimicJoint<Scalar>& m : out.mimics) {
-    m.index = out.model.joint_index(m.joint);
-    m.mimicked_index = out.model.joint_index(m.mimicked);
+    m.index = out.model.find_joint(m.joint).value_or(-1);  // -1: a fixed (merged) joint
+    m.mimicked_index = out.model.find_joint(m.mimicked).value_or(-1);
     out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mimic_independent, "joint '" + m.joint + "'",
                                                 "mimics joint '" + m.mimicked +
                                                     "'; loaded as an independent joint (the relation is in "

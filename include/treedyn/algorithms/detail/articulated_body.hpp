@@ -18,11 +18,12 @@
 
 namespace treedyn::detail {
 
-/// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i.
+/// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
+/// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq, class Dv, class Fext>
-void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
-  joint_transforms(model, data, q);                                               // A3
+  if (!joint_transforms(model, data, q)) return false;                           // A3
   for (int i = 0; i < model.nbodies(); ++i) {
     const Motion<Scalar> vJ = body_velocity(model, data, qd, i).vJ.motion();      // A3
     data.c[i] = cross_motion(data.v[i], vJ);
@@ -31,12 +32,13 @@ void aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
     data.pA[i] = cross_force(data.v[i], I.apply(data.v[i]));
     data.pA[i] -= f_ext[i];
   }
+  return true;
 }
 
 /// A6's U_i = IA_i S_i alone (the articulated-inertia pass of oscm.hpp needs no bias terms).
 template <class Scalar, int N>
 void aba_form_U(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i);
   if (S.cols() == 1) data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
   else data.U.middleCols(vi, S.cols()).noalias() = data.IA[i].M * S;
@@ -47,7 +49,7 @@ template <class Scalar, int N, class Dt>
 void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
                      int i) noexcept {
   aba_form_U(model, data, i);
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
   if (ni == 1) {
     data.Dinv_u(vi) = tau(vi) - S.col(0).dot(data.pA[i]);
@@ -60,7 +62,7 @@ void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
 /// A6's pivot D_i = S_iᵀ U_i into data.D[i] (U_i from aba_joint_terms). Shared with minverse_aba.hpp.
 template <class Scalar, int N>
 void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
-  const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i);
   if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
   else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
@@ -140,7 +142,7 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noe
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                     // A1
   a0.template tail<3>() = -model.gravity();
   for (int i = 0; i < model.nbodies(); ++i) {
-    const MotionSubspace<Scalar>& S = model.motion_subspace(i);
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
     const Motion<Scalar> a_prime = data.Xup[i].apply_motion(p == no_parent ? a0 : data.a[p]) + data.c[i];
     if (ni == 1) {
@@ -155,12 +157,18 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noe
   }
 }
 
+/// A failed aba / modified_aba: status `why`, q̈ = NaN.
+template <class Scalar, int N>
+const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, const FactorStatus& why) noexcept {
+  data.aba_status = why;
+  data.qdd.setConstant(detail::nan<Scalar>());
+  return data.qdd;
+}
+
 /// Records a failed pivot at body i: status names the body, q̈ is NaN.
 template <class Scalar, int N>
 const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i) noexcept {
-  data.aba_status = FactorStatus::non_positive_joint_pivot(i);
-  data.qdd.setConstant(detail::nan<Scalar>());
-  return data.qdd;
+  return aba_fail(data, FactorStatus::non_positive_joint_pivot(i));
 }
 
 }  // namespace treedyn::detail

@@ -32,9 +32,9 @@ struct JointColumns {
   template <class Model>
   JointColumns(const Model& model, int i) noexcept
       : vi(model.v_offset(i)),
-        ni(static_cast<int>(model.motion_subspace(i).cols())),
+        ni(static_cast<int>(model.motion_subspaces()[i].cols())),
         parent(model.parent(i)),
-        S(model.motion_subspace(i)) {}
+        S(model.motion_subspaces()[i]) {}
 
   /// The joint's n_i columns vi(i) of a 6×n matrix (U, U D⁻¹), copied.
   template <class Derived>

@@ -11,6 +11,10 @@
 // the stall (see the README's benchmark notes). noexcept; nothing here allocates.
 #pragma once
 
+#include <type_traits>
+
+#include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/cross.hpp"
@@ -23,18 +27,80 @@ struct NoExternalForces {
   Force<Scalar> operator[](int) const noexcept { return Force<Scalar>::Zero(); }
 };
 
-/// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts with).
+/// The checks every algorithm makes at entry: `data` was built for `model`, q has nq entries.
 template <class Scalar, int N, class Dq>
-void joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q) noexcept {
+bool model_data_q_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                     const Eigen::MatrixBase<Dq>& q) noexcept {
+  return same_model(function, "data", data.model_id, model.id()) && size_ok(function, "q", q, model.nq(), "model.nq()");
+}
+
+/// A per-DoF argument (q̇, q̈, τ) has nv entries.
+template <class Scalar, int N, class Dv>
+bool dof_vector_ok(const char* function, const char* argument, const Model<Scalar, N>& model,
+                   const Eigen::MatrixBase<Dv>& v) noexcept {
+  return size_ok(function, argument, v, model.nv(), "model.nv()");
+}
+
+/// External forces have one entry per body when the container knows its size (NoExternalForces does not).
+template <class Scalar, int N, class Fext>
+bool external_forces_ok(const char* function, const Model<Scalar, N>& model, const Fext& f_ext) noexcept {
+  if constexpr (std::is_same<Fext, NoExternalForces<Scalar>>::value) {
+    static_cast<void>(function);
+    static_cast<void>(model);
+    static_cast<void>(f_ext);
+    return true;
+  } else {
+    return size_ok(function, "f_ext", f_ext, model.nbodies(), "model.nbodies()");
+  }
+}
+
+/// The entry checks of the forward-dynamics routes: data, q, q̇, τ and f_ext fit the model.
+template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext>
+bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                                   const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                   const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext) noexcept {
+  return model_data_q_ok(function, model, data, q) && dof_vector_ok(function, "qd", model, qd) &&
+         dof_vector_ok(function, "tau", model, tau) && external_forces_ok(function, model, f_ext);
+}
+
+/// data.Xup[i] for a joint of several coordinates; false, with data.config_status naming body i, when its
+/// quaternion is zero or not finite. Out of line: the loop over 1-DoF joints stays as small as it was.
+template <class Scalar, int N, class Dq>
+TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                const Eigen::MatrixBase<Dq>& q, int i) noexcept {
+  const Joint<Scalar>& joint = model.joint(i);
+  const auto qi = q.segment(model.q_offset(i), joint.nq());
+  if (!joint.configuration_ok(qi)) {
+    data.config_status = FactorStatus::invalid_configuration(i);
+    return false;
+  }
+  data.Xup[i] = joint.transform(qi) * model.tree_transform(i);
+  return true;
+}
+
+/// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts
+/// with). A spherical or free-flyer quaternion that is zero or not finite stops it: data.config_status
+/// names the body and false is returned (the caller sets its outputs to NaN). A nonzero quaternion is
+/// normalised on use (joint.hpp). On success data.config_status is success.
+template <class Scalar, int N, class Dq>
+bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q) noexcept {
   for (int i = 0; i < model.nbodies(); ++i) {
     const JointPlacement<Scalar>& placement = model.joint_placement(i);
     if (placement.is_one_dof()) {
       data.Xup[i] = placement.transform(q(model.q_offset(i)));  // XJ(q_i) X_T(i), folded
-    } else {
-      const Joint<Scalar>& joint = model.joint(i);
-      data.Xup[i] = joint.transform(q.segment(model.q_offset(i), joint.nq())) * model.tree_transform(i);
+    } else if (!multi_dof_joint_transform(model, data, q, i)) {
+      return false;
     }
   }
+  data.config_status = FactorStatus::success();
+  return true;
+}
+
+/// Sets an output to NaN (a failed call) and returns it.
+template <class Out>
+const Out& fill_nan(Out& out) noexcept {
+  out.setConstant(nan<typename Out::Scalar>());
+  return out;
 }
 
 /// ^i X_0 = ^i X_λ(i) · ^λ(i) X_0 (^0 X_0 = 1) into data.X_world, from data.Xup as joint_transforms left it.
@@ -77,7 +143,7 @@ struct BodyVelocity {
 template <class Scalar, int N, class Dv>
 EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                        const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
-  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspace(i), qd, model.v_offset(i));  // vJ = S_i q̇_i
+  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
   Vector3<Scalar> w = vJ.w, vl = vJ.v;
   const int p = model.parent(i);
   if (p != no_parent) {                                                          // + X_i v_λ(i)

@@ -1,0 +1,154 @@
+// treedyn argument checks: every public call checks what it is given, in every build.
+//
+// Unlike TREEDYN_ASSERT (detail/assert.hpp, debug builds only), TREEDYN_CHECK stays in optimised builds:
+// a Data or workspace built for another model, a vector of the wrong size, an index out of range or an
+// irregular parent array is caught at the call's entry, before anything is read or written.
+//
+// On a failed check the current handler is called with a CheckFailure naming the function, the argument,
+// what was expected and, for a size or an index, the expected and the given number. The default handler
+// prints one line to stderr and calls std::abort():
+//     treedyn: aba: argument 'q': given 6, expected model.nq() = 7
+// set_check_handler(fn) installs another handler and returns the previous one (thread-safe; a null
+// pointer restores the default). Hot calls are noexcept, so a handler must not throw. A handler that
+// returns is allowed: the failing call then returns at once, before it has written any output (its
+// outputs keep the values they had, and a call that returns a FactorStatus returns a failed one). That
+// is the documented, tested contract; a handler that logs and returns lets a program carry on with the
+// stale outputs, so most programs keep the default.
+//
+// The success path is one comparison and a predicted branch; it never allocates. The failure path is
+// out of line (cold) and may print.
+//
+// Defining TREEDYN_DISABLE_CHECKS before including any treedyn header (e.g. -DTREEDYN_DISABLE_CHECKS)
+// compiles every check out; the misuses above are then undefined behaviour again. It is never the
+// default.
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TREEDYN_CHECK_LIKELY(x) __builtin_expect(static_cast<bool>(x), 1)
+#define TREEDYN_CHECK_COLD __attribute__((cold, noinline))
+#else
+#define TREEDYN_CHECK_LIKELY(x) static_cast<bool>(x)
+#define TREEDYN_CHECK_COLD
+#endif
+
+namespace treedyn {
+
+/// What a failed check reports to the handler. Every pointer is a string literal (never null).
+struct CheckFailure {
+  const char* function;       ///< the public call, e.g. "aba"
+  const char* argument;       ///< the argument found wrong, e.g. "q"
+  const char* expected;       ///< what was expected, e.g. "model.nq()" or "data built for this model"
+  long long expected_size;    ///< the expected size (or the index bound), -1 when not a size
+  long long actual_size;      ///< the size (or the index) given, -1 when not a size
+};
+
+/// A check handler. It must not throw; if it returns, the failing call returns without writing outputs.
+using CheckHandler = void (*)(const CheckFailure&);
+
+namespace detail {
+
+/// Prints the failure as one line to stderr.
+inline void print_check_failure(const CheckFailure& f) noexcept {
+  if (f.expected_size < 0 && f.actual_size >= 0)
+    std::fprintf(stderr, "treedyn: %s: argument '%s': invalid at entry %lld, expected %s\n", f.function, f.argument,
+                 f.actual_size, f.expected);
+  else if (f.expected_size >= 0)
+    std::fprintf(stderr, "treedyn: %s: argument '%s': given %lld, expected %s = %lld\n", f.function, f.argument,
+                 f.actual_size, f.expected, f.expected_size);
+  else
+    std::fprintf(stderr, "treedyn: %s: argument '%s': invalid, expected %s\n", f.function, f.argument, f.expected);
+  std::fflush(stderr);
+}
+
+/// The default handler: print, then std::abort().
+[[noreturn]] inline void abort_on_check_failure(const CheckFailure& f) noexcept {
+  print_check_failure(f);
+  std::abort();
+}
+
+inline std::atomic<CheckHandler> check_handler_slot{&abort_on_check_failure};
+
+/// The out-of-line failure path of TREEDYN_CHECK.
+TREEDYN_CHECK_COLD inline void check_failed(const char* function, const char* argument, const char* expected,
+                                            long long expected_size, long long actual_size) noexcept {
+  const CheckFailure failure{function, argument, expected, expected_size, actual_size};
+  check_handler_slot.load(std::memory_order_acquire)(failure);
+}
+
+}  // namespace detail
+
+/// Installs `handler` (null: the default, which prints and aborts) and returns the previous handler.
+inline CheckHandler set_check_handler(CheckHandler handler) noexcept {
+  if (handler == nullptr) handler = &detail::abort_on_check_failure;
+  return detail::check_handler_slot.exchange(handler, std::memory_order_acq_rel);
+}
+
+/// The handler now installed.
+inline CheckHandler check_handler() noexcept { return detail::check_handler_slot.load(std::memory_order_acquire); }
+
+}  // namespace treedyn
+
+/// TREEDYN_CHECK(condition, function, argument, expected, expected_size, actual_size, on_failure):
+/// when `condition` is false, reports the failure to the handler, then runs the statement `on_failure`
+/// (a `return …;` leaving the outputs untouched) if the handler returned. The sizes are -1 when the check
+/// is not about a size or an index.
+#ifndef TREEDYN_DISABLE_CHECKS
+#define TREEDYN_CHECK(condition, function, argument, expected, expected_size, actual_size, on_failure)          \
+  do {                                                                                                         \
+    if (!TREEDYN_CHECK_LIKELY(condition)) {                                                                    \
+      ::treedyn::detail::check_failed(function, argument, expected, static_cast<long long>(expected_size),     \
+                                      static_cast<long long>(actual_size));                                    \
+      on_failure;                                                                                              \
+    }                                                                                                          \
+  } while (false)
+#else
+#define TREEDYN_CHECK(condition, function, argument, expected, expected_size, actual_size, on_failure) \
+  do { /* unevaluated: no code, no unused-variable warnings */                                         \
+    static_cast<void>(sizeof((condition) ? 1 : 0));                                                    \
+    static_cast<void>(sizeof(function));                                                               \
+    static_cast<void>(sizeof(argument));                                                               \
+    static_cast<void>(sizeof(expected));                                                               \
+    static_cast<void>(sizeof(expected_size));                                                          \
+    static_cast<void>(sizeof(actual_size));                                                            \
+  } while (false)
+#endif
+
+namespace treedyn::detail {
+
+// The checks every public call makes, each one comparison on success. Each returns false after a failed
+// check whose handler returned; the caller then returns without writing its outputs.
+
+/// `x` (anything with size()) has `n` entries; `what` names n, e.g. "model.nq()".
+template <class X>
+bool size_ok(const char* function, const char* argument, const X& x, long long n, const char* what) noexcept {
+  TREEDYN_CHECK(static_cast<long long>(x.size()) == n, function, argument, what, n, x.size(), return false);
+  return true;
+}
+
+/// A matrix argument is rows × cols.
+template <class X>
+bool shape_ok(const char* function, const char* argument, const X& x, long long rows, long long cols,
+              const char* what) noexcept {
+  TREEDYN_CHECK(static_cast<long long>(x.rows()) == rows, function, argument, what, rows, x.rows(), return false);
+  TREEDYN_CHECK(static_cast<long long>(x.cols()) == cols, function, argument, what, cols, x.cols(), return false);
+  return true;
+}
+
+/// 0 <= i < n.
+inline bool index_ok(const char* function, const char* argument, long long i, long long n, const char* what) noexcept {
+  TREEDYN_CHECK(i >= 0 && i < n, function, argument, what, n, i, return false);
+  return true;
+}
+
+/// A Data or workspace remembering model id `built_for` is used with the model of id `model_id`.
+inline bool same_model(const char* function, const char* argument, unsigned long long built_for,
+                       unsigned long long model_id) noexcept {
+  TREEDYN_CHECK(built_for == model_id, function, argument, "one built for this model", -1, -1, return false);
+  return true;
+}
+
+}  // namespace treedyn::detail

@@ -8,6 +8,7 @@
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; nothing allocates.
 #pragma once
 
+#include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/scalar.hpp"
@@ -116,8 +117,16 @@ ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Da
                                                int i) noexcept {
   const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
   ArticulatedInertia<Scalar> Ia = data.IA[i];
-  if (ni == 1) Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();              // A8
-  else Ia.M.noalias() -= data.U.middleCols(vi, ni) * data.U_Dinv.middleCols(vi, ni).transpose();
+  if (ni == 1) {
+    Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();                         // A8
+  } else {
+    // The joint's columns copied to 6×n_i blocks of at most 6 columns first: on the n-column matrices
+    // themselves the inner dimension has no compile-time bound and Eigen instantiates its general
+    // matrix-product kernel for a 6×6 result (same products, same order either way).
+    using Subspace = typename JointBlock<Scalar, Eigen::Dynamic>::Subspace;
+    const Subspace U = data.U.middleCols(vi, ni), U_Dinv = data.U_Dinv.middleCols(vi, ni);
+    Ia.M.noalias() -= U * U_Dinv.transpose();
+  }
   data.IA[model.parent(i)] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
   return Ia;
 }

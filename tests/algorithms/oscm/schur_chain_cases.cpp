@@ -1,0 +1,36 @@
+// The dense double reference of the Schur OSCM / OSIM tests, compiled once (see schur_chain_cases.hpp).
+#include "algorithms/oscm/schur_chain_cases.hpp"
+
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+#include <Eigen/SVD>
+
+#include "support/tolerance.hpp"
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/frame_jacobian.hpp"
+
+namespace treedyn::test {
+
+Transform<double> random_placement(Rng& rng) {
+  const Eigen::Vector3d axis(rng.uniform(), rng.uniform(), rng.uniform());
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(rng.uniform(-3.0, 3.0), axis.normalized()).toRotationMatrix();
+  return transform_from(R, Eigen::Vector3d(0.3 * rng.uniform(), 0.3 * rng.uniform(), 0.3 * rng.uniform()));
+}
+
+DenseReference dense_reference(const Model<double>& model, const Transform<double>& placement,
+                               const Eigen::VectorXd& q) {
+  Data<double> data(model);
+  forward_kinematics(model, data, q);
+  const Eigen::MatrixXd J = frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
+  const Eigen::MatrixXd H = crba(model, data, q);
+  DenseReference ref;
+  ref.Lambda_inv = J * H.inverse() * J.transpose();
+  ref.kappa_H = spd_condition(H);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(J);
+  svd.setThreshold(1e-9);
+  ref.rank_J = static_cast<int>(svd.rank());
+  return ref;
+}
+
+}  // namespace treedyn::test

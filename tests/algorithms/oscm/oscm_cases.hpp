@@ -10,6 +10,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
 
+#include "support/crba_dense.hpp"
 #include "support/random.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
@@ -61,7 +62,7 @@ Eigen::MatrixX<T> stacked_jacobian(const Model<T>& model, Data<T>& data, const E
 template <class T>
 Eigen::MatrixX<T> dense_lambda(const Model<T>& model, Data<T>& data, const Eigen::VectorX<T>& q, const OperationalFrames<T>& frames) {
   const Eigen::MatrixX<T> J = stacked_jacobian(model, data, q, frames);
-  const Eigen::MatrixX<T> H = crba(model, data, q);
+  const Eigen::MatrixX<T> H = crba_dense(model, data, q);
   return J * H.ldlt().solve(J.transpose());
 }
 

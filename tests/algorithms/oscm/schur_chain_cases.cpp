@@ -5,6 +5,7 @@
 #include <Eigen/LU>
 #include <Eigen/SVD>
 
+#include "support/crba_dense.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
@@ -23,7 +24,7 @@ DenseReference dense_reference(const Model<double>& model, const Transform<doubl
   Data<double> data(model);
   forward_kinematics(model, data, q);
   const Eigen::MatrixXd J = frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
-  const Eigen::MatrixXd H = crba(model, data, q);
+  const Eigen::MatrixXd H = crba_dense(model, data, q);
   DenseReference ref;
   ref.Lambda_inv = J * H.inverse() * J.transpose();
   ref.kappa_H = spd_condition(H);

@@ -11,6 +11,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "algorithms/oscm/oscm_cases.hpp"
+#include "support/crba_dense.hpp"
 #include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/random.hpp"

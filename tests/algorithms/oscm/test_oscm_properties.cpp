@@ -10,6 +10,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "algorithms/oscm/oscm_cases.hpp"
+#include "support/crba_dense.hpp"
 #include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/random.hpp"
@@ -54,7 +55,7 @@ TEMPLATE_TEST_CASE("oscm: frame forces through ABA with f_ext give frame acceler
       const Motion<T> acc = frames.placement(a).apply_motion(data.a[b] - a_without[static_cast<std::size_t>(b)]);
       for (int k = 0; k < frames.row_count(a); ++k) accel(frames.row_offset(a) + k) = acc(frames.row_index(a, k));
     }
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(LF.norm()) + 1.0);
     CHECK(static_cast<double>((accel - LF).norm()) <= tol);
   }
@@ -82,7 +83,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
         else CHECK(block.norm() > T(0));
       }
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     CHECK(static_cast<double>((Lambda - reference).norm()) <=
           lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm())));
   }
@@ -94,7 +95,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
     const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
-    const double kappa = spd_condition(crba(model, data, s.q));
+    const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm()));
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b) {

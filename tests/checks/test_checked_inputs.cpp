@@ -18,11 +18,14 @@
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/kernels/block_cyclic_reduction.hpp"
 #include "treedyn/kernels/ltdl.hpp"
 #include "treedyn/kernels/ltl.hpp"
+#include "treedyn/kernels/sibling_block_ldlt.hpp"
 #include "treedyn/kernels/tree_products.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/robots/robots.hpp"
+#include "treedyn/topology/parent_array.hpp"
 
 namespace {
 
@@ -225,6 +228,71 @@ TEST_CASE("a cyclic or irregular parent array to the kernels fails, never hangs"
     CHECK(ltdl(A, std::vector<int>{-1, 0}).code == FactorStatus::Code::invalid_argument);
     require_recorded("ltdl", "A");
   }
+}
+
+TEST_CASE("block kernels: bad shapes throw at construction, a right-hand side of the wrong size is checked", "[checks]") {
+  CHECK_THROWS_WITH((BlockTridiagonal<double>({2, 7})), Catch::Contains("block 1") && Catch::Contains("size 7"));
+  CHECK_THROWS_WITH((SiblingBlockMatrix<double>({-1, 0}, {2})), Catch::Contains("one size per block"));
+  CHECK_THROWS_WITH((SiblingBlockMatrix<double>({-1, 1}, {2, 2})), Catch::Contains("block 1 has parent 1"));
+  CHECK_THROWS_WITH((SiblingBlockMatrix<double>({-1, 0}, {2, -1})), Catch::Contains("block 1 has size -1"));
+
+  BlockTridiagonal<double> A({2, 1});
+  A.diag(0) = Eigen::Matrix2d::Identity() * 2.0;
+  A.diag(1) = Eigen::Matrix<double, 1, 1>::Constant(3.0);
+  BlockCyclicReduction<double> ws(A.sizes());
+  BlockCyclicReduction<double> ws_other(std::vector<int>{1, 2});
+  REQUIRE(block_tridiagonal_factor(A).ok());
+  SiblingBlockMatrix<double> S({-1, 0}, {2, 1});
+  S.diag(0) = Eigen::Matrix2d::Identity();
+  S.diag(1) = Eigen::Matrix<double, 1, 1>::Constant(1.0);
+  REQUIRE(sibling_block_ldlt(S).ok());
+  require_abort([&] {
+    VectorXd y = VectorXd::Ones(2);
+    block_tridiagonal_solve(A, y);
+  }, "block_tridiagonal_solve", "X");
+
+  Recorder recorder;
+  VectorXd x = VectorXd::Ones(4);  // dim() is 3
+  block_tridiagonal_solve(A, x);
+  require_recorded("block_tridiagonal_solve", "X");
+  CHECK(Recorder::seen[0].expected_size == 3);
+  CHECK(Recorder::seen[0].actual_size == 4);
+  Recorder::seen.clear();
+  block_cyclic_reduction_solve(ws, x);
+  require_recorded("block_cyclic_reduction_solve", "X");
+  Recorder::seen.clear();
+  sibling_block_ldlt_solve(S, x);
+  require_recorded("sibling_block_ldlt_solve", "X");
+  CHECK(x == VectorXd::Ones(4));  // untouched by all three
+  Recorder::seen.clear();
+  CHECK(block_cyclic_reduction_factor(A, ws_other).code == FactorStatus::Code::invalid_argument);
+  require_recorded("block_cyclic_reduction_factor", "ws");
+
+}
+
+TEST_CASE("tree queries check their node indices", "[checks]") {
+  const std::vector<int> lambda{-1, 0, 1, 0};
+  CHECK(is_ancestor(lambda, 0, 2));
+  CHECK(closest_common_ancestor(lambda, 2, 3) == 0);
+  require_abort([&] { static_cast<void>(closest_common_ancestor(lambda, -1, 0)); }, "closest_common_ancestor", "x");
+  Recorder recorder;
+  CHECK_FALSE(is_ancestor(lambda, 0, 4));
+  require_recorded("is_ancestor", "i");
+  Recorder::seen.clear();
+  CHECK_FALSE(is_ancestor(lambda, -2, 2));
+  require_recorded("is_ancestor", "a");
+  Recorder::seen.clear();
+  CHECK(closest_common_ancestor(lambda, 2, 9) == no_parent);
+  require_recorded("closest_common_ancestor", "y");
+  Recorder::seen.clear();
+  int visited = 0;
+  for ([[maybe_unused]] const int a : ancestors(lambda, 7)) ++visited;
+  CHECK(visited == 0);
+  require_recorded("ancestors", "i");
+  Recorder::seen.clear();
+  for ([[maybe_unused]] const int a : path_to_root(lambda, -3)) ++visited;
+  CHECK(visited == 0);
+  require_recorded("path_to_root", "i");
 }
 
 TEST_CASE("name lookups throw; find_* probe; by-index calls check the index", "[checks]") {

@@ -38,7 +38,7 @@
 
 #include <Eigen/Core>
 
-#include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
 #include "treedyn/kernels/factor_status.hpp"
@@ -97,7 +97,8 @@ template <class Scalar, int B>
 FactorStatus block_cyclic_reduction_factor(const BlockTridiagonal<Scalar, B>& A,
                                            BlockCyclicReduction<Scalar, B>& ws) noexcept {
   using Block = typename BlockTridiagonal<Scalar, B>::Block;
-  TREEDYN_ASSERT(A.sizes() == ws.level(0).sizes(), "block_cyclic_reduction_factor: workspace built for other sizes");
+  TREEDYN_CHECK(A.sizes() == ws.level(0).sizes(), "block_cyclic_reduction_factor", "ws",
+                "a workspace built for A's block sizes", -1, -1, return FactorStatus::invalid_argument());
   for (int i = 0; i < A.blocks(); ++i) {                                          // level 0 = A
     ws.level(0).diag(i) = A.diag(i);
     ws.level(0).lower(i) = A.lower(i);
@@ -129,7 +130,8 @@ FactorStatus block_cyclic_reduction_factor(const BlockTridiagonal<Scalar, B>& A,
 template <class Scalar, int B, class Derived>
 void block_cyclic_reduction_solve(const BlockCyclicReduction<Scalar, B>& ws, Eigen::MatrixBase<Derived>& X) noexcept {
   using Vec = typename BlockTridiagonal<Scalar, B>::BlockVector;
-  TREEDYN_ASSERT(X.rows() == ws.dim(), "block_cyclic_reduction_solve: X must have dim() rows");
+  TREEDYN_CHECK(X.rows() == ws.dim(), "block_cyclic_reduction_solve", "X", "X.rows() = ws.dim()", ws.dim(), X.rows(),
+                return);
   const int top = ws.levels() - 1;
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
     for (int l = 0; l < top; ++l) {

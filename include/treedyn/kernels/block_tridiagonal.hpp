@@ -35,11 +35,13 @@
 //   S3  for i = N..1:    x_i = z_i − L_{i+1,i}ᵀ x_{i+1}                 (Lᵀ x = z)
 #pragma once
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
-#include "treedyn/detail/assert.hpp"
+#include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/kernels/factor_status.hpp"
 
@@ -63,12 +65,15 @@ class BlockTridiagonal {
 
   BlockTridiagonal() = default;
 
-  /// Zero blocks of the given sizes (each in [0, MaxBlock]). Allocates.
+  /// Zero blocks of the given sizes (each in [0, MaxBlock], else std::invalid_argument naming the block).
+  /// Allocates.
   explicit BlockTridiagonal(const std::vector<int>& sizes) {
     int offset = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const int n = sizes[i];
-      TREEDYN_ASSERT(n >= 0 && n <= MaxBlock, "BlockTridiagonal: block sizes must lie in [0, MaxBlock]");
+      if (n < 0 || n > MaxBlock)
+        throw std::invalid_argument("BlockTridiagonal: block " + std::to_string(i) + " has size " + std::to_string(n) +
+                                    ", outside [0, " + std::to_string(MaxBlock) + "]");
       const int n_prev = (i == 0) ? 0 : sizes[i - 1];
       size_.push_back(n);
       offset_.push_back(offset);
@@ -157,7 +162,7 @@ FactorStatus block_tridiagonal_factor(BlockTridiagonal<Scalar, B>& A) noexcept {
 template <class Scalar, int B, class Derived>
 void block_tridiagonal_solve(const BlockTridiagonal<Scalar, B>& factored, Eigen::MatrixBase<Derived>& X) noexcept {
   const BlockTridiagonal<Scalar, B>& A = factored;
-  TREEDYN_ASSERT(X.rows() == A.dim(), "block_tridiagonal_solve: X must have dim() rows");
+  TREEDYN_CHECK(X.rows() == A.dim(), "block_tridiagonal_solve", "X", "X.rows() = A.dim()", A.dim(), X.rows(), return);
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
     for (int i = 1; i < A.blocks(); ++i)                                          // S1
       detail::block_rows(A, X, i, c).noalias() -= A.lower(i).lazyProduct(detail::block_rows(A, X, i - 1, c));

@@ -47,16 +47,24 @@ class SiblingBlockMatrix {
 
   SiblingBlockMatrix() = default;
 
-  /// Zero blocks on the pattern of `parents` with block sizes `sizes` (each in [0, MaxBlock]). Allocates.
+  /// Zero blocks on the pattern of `parents` (regular: -1 <= parent(i) < i) with block sizes `sizes` (each in
+  /// [0, MaxBlock]); anything else throws std::invalid_argument naming the block. Allocates.
   SiblingBlockMatrix(const std::vector<int>& parents, const std::vector<int>& sizes)
       : parent_(parents), size_(sizes) {
-    TREEDYN_ASSERT(parents.size() == sizes.size(), "SiblingBlockMatrix: one size per block");
+    if (parents.size() != sizes.size())
+      throw std::invalid_argument("SiblingBlockMatrix: " + std::to_string(parents.size()) + " parents but " +
+                                  std::to_string(sizes.size()) + " block sizes (one size per block)");
     const int m = static_cast<int>(parents.size());
     int offset = 0;
     std::vector<std::vector<int>> children(parents.size());
     for (int i = 0; i < m; ++i) {
       const int p = parents[static_cast<std::size_t>(i)];
-      TREEDYN_ASSERT(p >= no_parent && p < i, "SiblingBlockMatrix: parents must be regular (λ(i) < i)");
+      if (p < no_parent || p >= i)
+        throw std::invalid_argument("SiblingBlockMatrix: block " + std::to_string(i) + " has parent " + std::to_string(p) +
+                                    "; parents must be regular (-1 <= parent(i) < i)");
+      if (size(i) < 0 || size(i) > MaxBlock)
+        throw std::invalid_argument("SiblingBlockMatrix: block " + std::to_string(i) + " has size " +
+                                    std::to_string(size(i)) + ", outside [0, " + std::to_string(MaxBlock) + "]");
       offset_.push_back(offset);
       offset += size(i);
       diag_.push_back(Block::Zero(size(i), size(i)));
@@ -163,7 +171,7 @@ FactorStatus sibling_block_ldlt(SiblingBlockMatrix<Scalar, B>& A) noexcept {
 
 template <class Scalar, int B, class Derived>
 void sibling_block_ldlt_solve(const SiblingBlockMatrix<Scalar, B>& A, Eigen::MatrixBase<Derived>& X) noexcept {
-  TREEDYN_ASSERT(X.rows() == A.dim(), "sibling_block_ldlt_solve: X must have dim() rows");
+  TREEDYN_CHECK(X.rows() == A.dim(), "sibling_block_ldlt_solve", "X", "X.rows() = A.dim()", A.dim(), X.rows(), return);
   const auto rows = [&](int i, Eigen::Index c) { return X.col(c).segment(A.offset(i), A.size(i)); };
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
     for (int i = A.blocks() - 1; i >= 0; --i)                                     // V1

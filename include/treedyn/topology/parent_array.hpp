@@ -251,15 +251,17 @@ std::vector<int> subtree_sizes(const Parents& lambda) {
 
 /// True if node a lies on the path from node i to the base, a != i (a is a proper ancestor of i).
 /// The base itself is not a node: is_ancestor(lambda, no_parent, i) is false, matching ancestors().
-/// Preconditions (asserted in debug builds): lambda regular, 0 <= i < n, -1 <= a < n.
+/// Preconditions: lambda regular (not checked: O(n)); 0 <= i < n and -1 <= a < n (checked in every build:
+/// out of range goes to the check handler of detail/check.hpp, and a returning handler gets false).
 /// O(d_i) (it stops as soon as the path passes below a, since parents have smaller indices);
 /// noexcept, never allocates.
 template <class Parents>
 constexpr bool is_ancestor(const Parents& lambda, int a, int i) noexcept {
   detail::check_parent_container<Parents>();
-  TREEDYN_ASSERT(i >= 0 && i < detail::node_count(lambda), "is_ancestor: node index out of range");
-  TREEDYN_ASSERT(a >= no_parent && a < detail::node_count(lambda),
-                 "is_ancestor: ancestor index out of range");
+  const int n = detail::node_count(lambda);
+  TREEDYN_CHECK(i >= 0 && i < n, "is_ancestor", "i", "a node index below lambda.size()", n, i, return false);
+  TREEDYN_CHECK(a >= no_parent && a < n, "is_ancestor", "a", "no_parent or a node index below lambda.size()", n, a,
+                return false);
   if (a == no_parent) return false;
   int j = detail::parent_at(lambda, i);
   while (j > a) j = detail::parent_at(lambda, j);
@@ -268,13 +270,17 @@ constexpr bool is_ancestor(const Parents& lambda, int a, int i) noexcept {
 
 /// The closest common ancestor-or-self of nodes x and y (x itself if x is an ancestor of y), or no_parent
 /// when they hang from different roots. Walks up from the larger index (parents have smaller indices):
-/// while x != y, replace the larger of the two by its parent. Preconditions (asserted in debug builds):
-/// lambda regular, 0 <= x, y < n. O(d_x + d_y); noexcept, never allocates.
+/// while x != y, replace the larger of the two by its parent. Preconditions: lambda regular (not checked);
+/// 0 <= x, y < n (checked in every build; a returning check handler gets no_parent). O(d_x + d_y);
+/// noexcept, never allocates.
 template <class Parents>
 constexpr int closest_common_ancestor(const Parents& lambda, int x, int y) noexcept {
   detail::check_parent_container<Parents>();
-  TREEDYN_ASSERT(x >= 0 && x < detail::node_count(lambda) && y >= 0 && y < detail::node_count(lambda),
-                 "closest_common_ancestor: node index out of range");
+  const int n = detail::node_count(lambda);
+  TREEDYN_CHECK(x >= 0 && x < n, "closest_common_ancestor", "x", "a node index below lambda.size()", n, x,
+                return no_parent);
+  TREEDYN_CHECK(y >= 0 && y < n, "closest_common_ancestor", "y", "a node index below lambda.size()", n, y,
+                return no_parent);
   while (x != y) {
     if (x > y) x = detail::parent_at(lambda, x);
     else y = detail::parent_at(lambda, y);
@@ -283,24 +289,28 @@ constexpr int closest_common_ancestor(const Parents& lambda, int x, int y) noexc
 }
 
 /// Range over the proper ancestors of i: lambda(i), lambda(lambda(i)), ..., excluding i and the base
-/// (the paper's anc(i) without i). Usable in range-for. Preconditions (asserted): lambda regular,
-/// 0 <= i < n. The range refers to `lambda`, which must outlive it. noexcept, never allocates.
+/// (the paper's anc(i) without i). Usable in range-for. Preconditions: lambda regular (not checked);
+/// 0 <= i < n (checked; a returning check handler gets an empty range). The range refers to `lambda`, which
+/// must outlive it. noexcept, never allocates.
 template <class Parents>
 constexpr detail::AncestorRange<Parents> ancestors(const Parents& lambda, int i) noexcept {
   detail::check_parent_container<Parents>();
-  TREEDYN_ASSERT(i >= 0 && i < detail::node_count(lambda), "ancestors: node index out of range");
+  const int n = detail::node_count(lambda);
+  TREEDYN_CHECK(i >= 0 && i < n, "ancestors", "i", "a node index below lambda.size()", n, i,
+                return detail::AncestorRange<Parents>(&lambda, no_parent));
   return detail::AncestorRange<Parents>(&lambda, detail::parent_at(lambda, i));
 }
 
 /// Range over the path from i to the base: i, lambda(i), lambda(lambda(i)), ..., excluding the base
-/// (the paper's anc(i), of length d_i). path_to_root(lambda, no_parent) is empty. Preconditions
-/// (asserted): lambda regular, -1 <= i < n. The range refers to `lambda`, which must outlive it.
-/// noexcept, never allocates.
+/// (the paper's anc(i), of length d_i). path_to_root(lambda, no_parent) is empty. Preconditions: lambda
+/// regular (not checked); -1 <= i < n (checked; a returning check handler gets an empty range). The range
+/// refers to `lambda`, which must outlive it. noexcept, never allocates.
 template <class Parents>
 constexpr detail::AncestorRange<Parents> path_to_root(const Parents& lambda, int i) noexcept {
   detail::check_parent_container<Parents>();
-  TREEDYN_ASSERT(i >= no_parent && i < detail::node_count(lambda),
-                 "path_to_root: node index out of range");
+  const int n = detail::node_count(lambda);
+  TREEDYN_CHECK(i >= no_parent && i < n, "path_to_root", "i", "no_parent or a node index below lambda.size()", n, i,
+                return detail::AncestorRange<Parents>(&lambda, no_parent));
   return detail::AncestorRange<Parents>(&lambda, i);
 }
 

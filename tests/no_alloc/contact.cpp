@@ -1,7 +1,8 @@
-// No allocation in the contact layer's kernels: Lemke's method, float and double, with a workspace
-// sized once for a larger problem than it solves (the number of contacts changes from step to step).
+// No allocation in the contact layer's kernels: Lemke's method and the contact LCP, float and double, with
+// workspaces sized once for larger problems than they solve (the number of contacts changes every step).
 #include "no_alloc/no_alloc_support.hpp"
 
+#include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/contact/lemke.hpp"
 
 namespace {
@@ -24,7 +25,36 @@ void require_lemke_allocation_free() {
   }
 }
 
+template <class T>
+void require_contact_lcp_allocation_free() {
+  using MatrixX = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+  using VectorX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  ContactLcpWorkspace<T> ws(4, 6, 2);
+  test::Rng rng(3);
+  for (const int n_u : {4, 2}) {
+    std::vector<Contact<T>> contacts(static_cast<std::size_t>(n_u));
+    for (Contact<T>& c : contacts) c.friction_directions = 6;
+    const MatrixX J = rng.matrix<T>(3 * n_u + 2, 3 * n_u + 5);
+    const MatrixX G_all = J * J.transpose() + MatrixX::Identity(3 * n_u + 2, 3 * n_u + 2);
+    const MatrixX G = G_all.topLeftCorner(3 * n_u, 3 * n_u);
+    const MatrixX G_bu = G_all.bottomLeftCorner(2, 3 * n_u);
+    const MatrixX G_bb = G_all.bottomRightCorner(2, 2);
+    const VectorX v = rng.matrix<T>(3 * n_u, 1), v_b = rng.matrix<T>(2, 1);
+    for (int call = 0; call < 2; ++call) {
+      INFO("n_u = " << n_u << (call == 0 ? ", first call" : ", steady state"));
+      CHECK(allocations_in([&] { (void)contact_lcp(ws, contacts, G, v); }) == 0);
+      REQUIRE(ws.status().ok());
+      CHECK(allocations_in([&] { (void)contact_lcp(ws, contacts, G, v, G_bu, G_bb, v_b); }) == 0);
+      REQUIRE(ws.status().ok());
+    }
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("contact_lcp does not allocate", "[no_alloc]", float, double) {
+  require_contact_lcp_allocation_free<TestType>();
+}
 
 TEMPLATE_TEST_CASE("lemke does not allocate", "[no_alloc]", float, double) {
   require_lemke_allocation_free<TestType>();

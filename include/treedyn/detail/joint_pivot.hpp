@@ -20,16 +20,23 @@ namespace treedyn::detail {
 template <class Scalar>
 using PivotMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6>;
 
-/// Cholesky factor of an n×n pivot (lower triangle of `d` overwritten by L). False on a pivot not > 0.
-template <class Derived>
-bool factor_joint_pivot(Eigen::MatrixBase<Derived>& d) noexcept {
+/// Cholesky factor of an n×n symmetric matrix in place (lower triangle of `d` overwritten by L): −1, or
+/// the first row whose pivot is not > 0 (the factorization stops there). With Relative, a pivot must
+/// also exceed `relative` times its row's diagonal entry, so that a matrix singular in exact arithmetic
+/// (a pivot that round-off leaves at a tiny positive value) fails too.
+template <bool Relative = false, class Derived>
+Eigen::Index cholesky_failed_row(Eigen::MatrixBase<Derived>& d,
+                                 const typename Derived::Scalar& relative = typename Derived::Scalar(0)) noexcept {
   using std::sqrt;
   using Scalar = typename Derived::Scalar;
   const Eigen::Index n = d.rows();
   for (Eigen::Index k = 0; k < n; ++k) {
     Scalar pivot = d(k, k);
     for (Eigen::Index j = 0; j < k; ++j) pivot -= d(k, j) * d(k, j);
-    if (!detail::pivot_ok(pivot)) return false;
+    if (!detail::pivot_ok(pivot)) return k;
+    if constexpr (Relative) {
+      if (!detail::pivot_ok(pivot - relative * d(k, k))) return k;
+    }
     const Scalar lkk = sqrt(pivot);
     d(k, k) = lkk;
     for (Eigen::Index i = k + 1; i < n; ++i) {
@@ -38,7 +45,13 @@ bool factor_joint_pivot(Eigen::MatrixBase<Derived>& d) noexcept {
       d(i, k) = s / lkk;
     }
   }
-  return true;
+  return -1;
+}
+
+/// Cholesky factor of an n×n pivot (lower triangle of `d` overwritten by L). False on a pivot not > 0.
+template <class Derived>
+bool factor_joint_pivot(Eigen::MatrixBase<Derived>& d) noexcept {
+  return cholesky_failed_row(d) < 0;
 }
 
 /// x ← D⁻¹ x for the factor L of factor_joint_pivot (x: n×k, any k), by two triangular solves.

@@ -208,7 +208,10 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
     minverse_aba_solve_pivot_rows(L, T);
   }
   if (p != no_parent) {                                     // B6
-    G.noalias() += T.lazyProduct(J.columns_of(data.U).transpose());  // B7: F_i + U_i Minv[vi(i), :]
+    // B7: F_i + U_i Minv[vi(i), :]; F_i is 0 on the joint's own columns (never written there)
+    const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
+    G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
+    G.bottomRows(width - ni).noalias() += T.bottomRows(width - ni).lazyProduct(U.transpose());
     if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
     else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
   }

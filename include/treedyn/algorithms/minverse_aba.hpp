@@ -47,7 +47,8 @@
 // where it is read: not for a leaf, and only on the columns ≥ vi(i) + n_i (its children's).
 // Shared steps: aba.hpp's outward pass (X_i, IA_i = I_i; with q̇ = 0 the bias terms vanish), U_i, D_i,
 // the pivot check and U_i D_i⁻¹ (aba_joint_terms, aba_form_pivot, aba_solve_pivot) and B8
-// (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky.
+// (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky (factor_joint_pivot,
+// then solve_joint_pivot's steps run on whole columns of the block).
 // Contract: q has model.nq() entries; gravity and velocities play no part (H does not depend on them).
 // Writes data.Xup, v, c, IA, pA, D, U, U_Dinv, Dinv_u (as aba with q̇ = 0, τ = 0) and the workspace
 // ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not

@@ -1,5 +1,6 @@
 // H⁻¹ and H⁻¹τ by the LTDL and ABA routes, on chains of n = 6 … 1000 revolute links
-// (support/fixture.hpp) and humanoid30, float and double. Names Kernel/model/scalar:
+// (support/fixture.hpp), humanoid30, chain30 and tree40 (a random 40-DoF revolute tree), float and
+// double. Names Kernel/model/scalar:
 //   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
 //   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)
 //   MinverseABA              minverse_aba: the O(n²) ABA-based inverse (full symmetric H⁻¹)
@@ -12,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <Eigen/Cholesky>
 
@@ -112,9 +114,15 @@ const int registered = [] {
       register_model(c.name, model, scalar, true);
     });
   }
-  treedyn::bench::for_each_scalar(treedyn::bench::humanoid30().model, [](const auto& model, const std::string& scalar) {
-    register_model("humanoid30", model, scalar, false);
-  });
+  // humanoid30, chain30 (its unbranched equivalent) and tree40 (40 revolute joints on a random tree)
+  const std::vector<treedyn::bench::NamedModel> robots = {
+      treedyn::bench::humanoid30(),
+      {"chain30", treedyn::robots::chain30<double>()},
+      {"tree40", treedyn::robots::random_model<double>(treedyn::topologies::random_tree(40, 7), 7)}};
+  for (const treedyn::bench::NamedModel& r : robots)
+    treedyn::bench::for_each_scalar(r.model, [&r](const auto& model, const std::string& scalar) {
+      register_model(r.name, model, scalar, false);
+    });
   return 0;
 }();
 

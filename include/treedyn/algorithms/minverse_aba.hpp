@@ -26,18 +26,29 @@
 // ν(i)'s columns when bodies are numbered depth first), so B1's zeroing and B4–B7 touch only those
 // columns and B4 leaves Minv[vi(i), e_i …] = 0. The forward pass computes only the columns ≥ vi(i) — the
 // upper triangle in Pinocchio's terms — and P_i is needed by the children only there. F_i is dead once
-// body i's backward step is done, so P_i reuses its storage. Cost: 6·Σ_i n_i·(e_i − vi(i)) + 6·Σ_i
-// n_i·(n − vi(i)) multiply-adds plus the O(N) ABA, i.e. O(n²) on any tree.
+// body i's backward step is done, so P_i reuses its storage. Cost: about (12·n_i + 27)·(e_i − vi(i))
+// multiply-adds per body backward and (12·n_i + 27)·(n − vi(i)) forward, plus the O(N) ABA: O(n²) on
+// any tree.
+// Block form (Carpentier's formulation on subtree column blocks): each step acts on body i's whole
+// block of columns at once, with ONE transform per body, never per column. F_i and P_i are stored
+// transposed (n×6, row c = column c), so every spatial component runs contiguously over the columns and
+// each step is a few vectorised products over the block: B4 the block times S_i, B5 one division per
+// entry (1-DoF) or the pivot solve on the n_i×w block, B7 a rank-n_i update with U_iᵀ and X_iᵀ applied as
+// three 3×3 products (E, E r×), B11 the block times X_iᵀ U_i D_i⁻¹ (the joint's n_i columns brought to
+// the parent's coordinates once, instead of X_i applied to every column of P_λ(i)), B12 the block times
+// S_iᵀ plus X_i as three 3×3 products. Everything stays in body coordinates (no world frame): the
+// transforms are the ABA's; only the order of the products differs from a per-column form.
 // Storage of the triangle. Row block vi(i) restricted to the columns ≥ vi(i) is kept transposed, as
 // column block vi(i) of the LOWER triangle (contiguous in Eigen's column-major storage); at the end the
 // lower triangle is mirrored into the upper one, so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
 // computeMinverse returns only the upper triangle; here both are filled).
 // Fixes against the sources: spatial_v2_extended's Hinverse.m adds inv(D{i}) at the scalar index i
-// (wrong for multi-DoF joints); B5 adds D_i⁻¹ to the n_i×n_i diagonal block vi(i). X_i P_λ is formed
-// once per column and shared by B11 and B12.
+// (wrong for multi-DoF joints); B5 adds D_i⁻¹ to the n_i×n_i diagonal block vi(i). P_i is formed only
+// where it is read: not for a leaf, and only on the columns ≥ vi(i) + n_i (its children's).
 // Shared steps: aba.hpp's outward pass (X_i, IA_i = I_i; with q̇ = 0 the bias terms vanish), U_i, D_i,
 // the pivot check and U_i D_i⁻¹ (aba_joint_terms, aba_form_pivot, aba_solve_pivot) and B8
-// (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky.
+// (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky (factor_joint_pivot,
+// then solve_joint_pivot's steps run on whole columns of the block).
 // Contract: q has model.nq() entries; gravity and velocities play no part (H does not depend on them).
 // Writes data.Xup, v, c, IA, pA, D, U, U_Dinv, Dinv_u (as aba with q̇ = 0, τ = 0) and the workspace
 // ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not
@@ -47,6 +58,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/detail/joint_block.hpp"
@@ -63,26 +75,50 @@ template <class Scalar, int N = Dynamic>
 struct MinverseAbaWorkspace {
   explicit MinverseAbaWorkspace(const Model<Scalar, N>& model)
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
-        F(model.nbodies(), Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
+        F(model.nbodies(), Eigen::Matrix<Scalar, N, 6>::Zero(model.nv(), 6)),
         subtree_end(model.nbodies(), 0),
         zero(VectorN<Scalar, N>::Zero(model.nv())),
+        depth_first(numbered_depth_first(model)),
         model_id(model.id()) {}
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
   FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
   /// Per body, the 6×n coefficient block F_i (backward pass: pA_i = F_i τ), reused as P_i (forward pass:
-  /// a_i = P_i τ); only the columns of DoFs numbered from body i's first DoF are used.
-  detail::Array<Eigen::Matrix<Scalar, 6, N>, N> F;
+  /// a_i = P_i τ), stored TRANSPOSED (n×6: row c is column c of F_i); only the rows of DoFs numbered
+  /// from body i's first DoF are used.
+  detail::Array<Eigen::Matrix<Scalar, N, 6>, N> F;
   detail::Array<int, N> subtree_end;  ///< one past the last DoF of body i's subtree
   /// q̇ = 0 and τ = 0 for the shared ABA steps, stored (not an Eigen zero expression) so those steps
   /// are the very instantiations aba compiles for VectorN inputs rather than a second copy
   VectorN<Scalar, N> zero;
+  /// Every subtree's DoFs are the contiguous range [vi(i), e_i) (bodies numbered depth first: chains,
+  /// the built-in robots): children's ranges are then disjoint, so B7 assigns into F_λ(i) and B1 zeroes
+  /// nothing; otherwise ranges may overlap and B7 accumulates into a zeroed F_λ(i).
+  bool depth_first;
   std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked by minverse_aba)
+
+ private:
+  static bool numbered_depth_first(const Model<Scalar, N>& model) {
+    const int nb = model.nbodies();
+    std::vector<int> dofs(static_cast<std::size_t>(nb)), end(static_cast<std::size_t>(nb));
+    for (int i = 0; i < nb; ++i) {
+      dofs[i] = static_cast<int>(model.motion_subspaces()[i].cols());
+      end[i] = model.v_offset(i) + dofs[i];
+    }
+    for (int i = nb - 1; i >= 0; --i)
+      if (model.parent(i) != no_parent) {
+        dofs[model.parent(i)] += dofs[i];
+        end[model.parent(i)] = std::max(end[model.parent(i)], end[i]);
+      }
+    for (int i = 0; i < nb; ++i)
+      if (end[i] - model.v_offset(i) != dofs[i]) return false;
+    return true;
+  }
 };
 
 namespace detail {
 
-/// B1 for the columns used: e_i, and F_i = 0 on [vi(i), e_i).
+/// B1 for the columns used: e_i, and F_i = 0 on [vi(i) + n_i, e_i) unless B7 assigns them.
 template <class Scalar, int N>
 void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
   const int nb = model.nbodies();
@@ -92,61 +128,117 @@ void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWork
     const int p = model.parent(i);
     if (p != no_parent) ws.subtree_end[p] = std::max(ws.subtree_end[p], ws.subtree_end[i]);
   }
-  for (int i = 0; i < nb; ++i) {
-    const int vi = model.v_offset(i);
-    ws.F[i].middleCols(vi, ws.subtree_end[i] - vi).setZero();
+  if (ws.depth_first) return;     // B7 assigns every row that is read
+  for (int i = 0; i < nb; ++i) {  // the joint's own columns are never written or read: not zeroed
+    const int first = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
+    ws.F[i].middleRows(first, ws.subtree_end[i] - first).setZero();
   }
 }
 
-/// B4–B7 for body i (pivot D_i already checked): column block vi(i) of the lower triangle of Minv and,
-/// below a parent, F_λ(i).
+/// Dst.col(j) += Σ_k A.col(k) · M(k, j) for a 3×3 M: one vectorised pass over the block's contiguous
+/// columns per output column (Eigen's lazy product walks these short strided blocks far slower).
+/// With Add = false, Dst.col(j) = … instead.
+template <bool Add = true, class DerivedA, class DerivedM, class DstBlock>
+EIGEN_STRONG_INLINE void minverse_aba_add_times3(const Eigen::MatrixBase<DerivedA>& A, const Eigen::MatrixBase<DerivedM>& M,
+                                                 DstBlock Dst) noexcept {
+  for (int j = 0; j < 3; ++j) {
+    if constexpr (Add) Dst.col(j) += A.col(0) * M(0, j) + A.col(1) * M(1, j) + A.col(2) * M(2, j);
+    else Dst.col(j) = A.col(0) * M(0, j) + A.col(1) * M(1, j) + A.col(2) * M(2, j);
+  }
+}
+
+/// B7's transform on a block of stored-transposed forces: Fp += G X, i.e. F_λ += X_iᵀ G column by
+/// column, X = (E, r) = ^i X_λ(i). With a row gᵀ = [nᵀ fᵀ] of G, (X_iᵀ g)ᵀ = [nᵀE − fᵀE r×, fᵀE]
+/// (transform.hpp's apply_inverse_force, transposed): three 3×3 products over the whole block. With
+/// Add = false, Fp = G X.
+template <bool Add, class Scalar, class DerivedG, class DstBlock>
+void minverse_aba_add_force_to_parent(const Transform<Scalar>& X, const Eigen::MatrixBase<DerivedG>& G,
+                                      DstBlock Fp) noexcept {
+  const Matrix3<Scalar> mErx = -(X.E * skew(X.r));  // −E r×
+  minverse_aba_add_times3<Add>(G.template leftCols<3>(), X.E, Fp.template leftCols<3>());
+  minverse_aba_add_times3(G.template rightCols<3>(), mErx, Fp.template leftCols<3>());
+  minverse_aba_add_times3<Add>(G.template rightCols<3>(), X.E, Fp.template rightCols<3>());
+}
+
+/// B12's transform on a block of stored-transposed motions: P += Pp Xᵀ, i.e. P_i += X_i P_λ column by
+/// column. With a row pᵀ = [wᵀ vᵀ] of Pp, (X_i p)ᵀ = [wᵀEᵀ, (v − r × w)ᵀEᵀ] = [wᵀEᵀ, vᵀEᵀ + wᵀ r× Eᵀ]
+/// (transform.hpp's apply_motion, transposed).
+template <class Scalar, class DerivedP, class DstBlock>
+void minverse_aba_add_motion_to_child(const Transform<Scalar>& X, const Eigen::MatrixBase<DerivedP>& Pp,
+                                      DstBlock P) noexcept {
+  const Matrix3<Scalar> Et = X.E.transpose();
+  const Matrix3<Scalar> rxEt = skew(X.r) * Et;  // r× Eᵀ
+  minverse_aba_add_times3(Pp.template leftCols<3>(), Et, P.template leftCols<3>());
+  minverse_aba_add_times3(Pp.template rightCols<3>(), Et, P.template rightCols<3>());
+  minverse_aba_add_times3(Pp.template leftCols<3>(), rxEt, P.template rightCols<3>());
+}
+
+/// T ← T D_i⁻¹ (every row x of T: x ← D_i⁻¹ x) for the factor L of factor_joint_pivot: joint_pivot.hpp's
+/// solve_joint_pivot, step for step, run on whole columns of T so that it vectorises over the rows.
+template <class DerivedL, class DstBlock>
+void minverse_aba_solve_pivot_rows(const Eigen::MatrixBase<DerivedL>& L, DstBlock T) noexcept {
+  const Eigen::Index n = L.rows();
+  for (Eigen::Index i = 0; i < n; ++i) {  // L y = x
+    for (Eigen::Index j = 0; j < i; ++j) T.col(i) -= L(i, j) * T.col(j);
+    T.col(i) /= L(i, i);
+  }
+  for (Eigen::Index i = n - 1; i >= 0; --i) {  // Lᵀ z = y
+    for (Eigen::Index j = i + 1; j < n; ++j) T.col(i) -= L(j, i) * T.col(j);
+    T.col(i) /= L(i, i);
+  }
+}
+
+/// B4–B7 for body i (pivot D_i already checked) on the whole subtree block at once: column block vi(i)
+/// of the lower triangle of Minv and, below a parent, F_λ(i).
 template <int NI, class Scalar, int N>
 void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
                                 int i) noexcept {
   const JointColumns<Scalar, NI> J(model, i);
   const int vi = J.vi, ni = J.ni, p = J.parent, width = ws.subtree_end[i] - vi;
-  const auto& S = J.S;
-  const auto U = J.columns_of(data.U);
-  PivotMatrix<Scalar> L = data.D[i];
-  if constexpr (NI != 1) factor_joint_pivot(L);            // succeeded in aba_solve_pivot: D_i > 0
   auto T = ws.Minv.block(vi, vi, width, ni);               // T = (Minv[vi(i), vi(i) … e_i))ᵀ
-  for (int c = 0; c < width; ++c) {
-    auto F_c = ws.F[i].col(vi + c);
-    typename JointBlock<Scalar, NI>::Vector r = -(S.transpose() * F_c);  // B4: −S_iᵀ F_i
-    if (c < ni) r(c) += Scalar(1);                            // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
-    if constexpr (NI == 1) r(0) /= L(0, 0);                   // a 1×1 pivot: one division
-    else solve_joint_pivot(L, r);
-    T.row(c) = r.transpose();
-    if (p != no_parent) {                                     // B6
-      F_c.noalias() += U * r;                                 // B7: F_i + U_i Minv[vi(i), :]
-      ws.F[p].col(vi + c) += data.Xup[i].apply_inverse_force(F_c);
-    }
+  auto G = ws.F[i].middleRows(vi, width);                  // G = F_iᵀ on those columns
+  // B4: −S_iᵀ F_i; F_i is 0 on the joint's own columns (no child writes them), and a leaf's is all 0
+  T.template topRows<NI>(ni).setZero();
+  T.bottomRows(width - ni).noalias() = -G.bottomRows(width - ni).lazyProduct(J.S);
+  T.template topRows<NI>(ni).diagonal().array() += Scalar(1);  // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
+  if constexpr (NI == 1) {
+    T /= data.D[i](0, 0);                                   // a 1×1 pivot: one division per column
+  } else {
+    PivotMatrix<Scalar> L = data.D[i];
+    factor_joint_pivot(L);                                  // succeeded in aba_solve_pivot: D_i > 0
+    minverse_aba_solve_pivot_rows(L, T);
+  }
+  if (p != no_parent) {                                     // B6
+    // B7: F_i + U_i Minv[vi(i), :]; F_i is 0 on the joint's own columns (never written there)
+    const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
+    G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
+    G.bottomRows(width - ni).noalias() += T.bottomRows(width - ni).lazyProduct(U.transpose());
+    if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
+    else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
   }
   ws.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
 }
 
-/// B10–B13 for body i: the columns ≥ vi(i) of row block vi(i) (stored as column block vi(i)) and P_i.
+/// B10–B13 for body i on the whole block of columns ≥ vi(i): row block vi(i) (stored as column block
+/// vi(i)) and, if body i has children, P_i on the columns they read.
 template <int NI, class Scalar, int N>
 void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar, N>& data, MinverseAbaWorkspace<Scalar, N>& ws,
                                int i) noexcept {
   const JointColumns<Scalar, NI> J(model, i);
   const int vi = J.vi, ni = J.ni, p = J.parent, width = model.nv() - vi;
-  const auto& S = J.S;
-  const auto U_Dinv = J.columns_of(data.U_Dinv);
+  const Transform<Scalar>& X = data.Xup[i];
   auto T = ws.Minv.block(vi, vi, width, ni);
-  for (int c = 0; c < width; ++c) {
-    auto P_c = ws.F[i].col(vi + c);
-    typename JointBlock<Scalar, NI>::Vector r = T.row(c).transpose();
-    if (p != no_parent) {                                     // B10
-      const Motion<Scalar> XP = data.Xup[i].apply_motion(ws.F[p].col(vi + c));  // X_i P_λ(i)
-      r.noalias() -= U_Dinv.transpose() * XP;                 // B11
-      T.row(c) = r.transpose();
-      P_c = XP;                                               // B12
-      P_c.noalias() += S * r;
-    } else {
-      P_c.noalias() = S * r;                                  // B13
-    }
+  if (p != no_parent) {                                     // B10
+    // B11 as (X_iᵀ U_i D_i⁻¹)ᵀ P_λ(i): the joint's n_i columns go to the parent's coordinates once
+    const typename JointColumns<Scalar, NI>::Subspace U_Dinv_up = X.apply_inverse_force(J.columns_of(data.U_Dinv));
+    T.noalias() -= ws.F[p].middleRows(vi, width).lazyProduct(U_Dinv_up);
   }
+  // B12 / B13 only where read: the children's columns start at vi(i) + n_i; a leaf needs no P_i
+  const int rows = ws.subtree_end[i] > vi + ni ? width - ni : 0;
+  if (rows == 0) return;
+  auto P = ws.F[i].bottomRows(rows);
+  P.noalias() = T.bottomRows(rows).lazyProduct(J.S.transpose());  // S_i Minv[vi(i), :]
+  if (p != no_parent) minverse_aba_add_motion_to_child(X, ws.F[p].bottomRows(rows), P);  // + X_i P_λ(i)
 }
 
 /// Records a failed pivot at body i: status names the body, H⁻¹ is NaN.

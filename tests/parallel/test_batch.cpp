@@ -87,8 +87,10 @@ TEST_CASE("for_each runs every state once, thread t on batch_range t, the caller
   const int n = 10;
   std::vector<int> thread_of(n, -1), calls(n, 0);
   std::vector<const Data<double>*> data_of(n, nullptr);
+  std::vector<const Model<double>*> model_of(n, nullptr);
+  // Catch's assertions are not thread-safe: the callable records, the checks come after the call.
   const BatchStatus st = batch.for_each(n, [&](const Model<double>& m, Data<double>& d, int k, int t) {
-    CHECK(&m == &model);
+    model_of[static_cast<std::size_t>(k)] = &m;
     thread_of[static_cast<std::size_t>(k)] = t;
     data_of[static_cast<std::size_t>(k)] = &d;
     ++calls[static_cast<std::size_t>(k)];
@@ -99,6 +101,7 @@ TEST_CASE("for_each runs every state once, thread t on batch_range t, the caller
     CHECK(r.end - r.begin >= 3);
     for (int k = r.begin; k < r.end; ++k) {
       CHECK(calls[static_cast<std::size_t>(k)] == 1);
+      CHECK(model_of[static_cast<std::size_t>(k)] == &model);
       CHECK(thread_of[static_cast<std::size_t>(k)] == t);
       CHECK(data_of[static_cast<std::size_t>(k)] == &batch.data(t));
     }

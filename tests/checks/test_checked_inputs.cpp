@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/check_recorder.hpp"
 #include "treedyn/algorithms/aba.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
@@ -73,16 +74,7 @@ void require_abort(const Body& body, const std::string& function, const std::str
   CHECK(r.err.find("'" + argument + "'") != std::string::npos);
 }
 
-/// A handler that records the failures and returns, installed for one scope.
-struct Recorder {
-  static inline std::vector<CheckFailure> seen;
-  static void record(const CheckFailure& f) { seen.push_back(f); }
-  CheckHandler previous;
-  Recorder() : previous(set_check_handler(&Recorder::record)) { seen.clear(); }
-  ~Recorder() { set_check_handler(previous); }
-  Recorder(const Recorder&) = delete;
-  Recorder& operator=(const Recorder&) = delete;
-};
+using test::Recorder;
 
 void require_recorded(const std::string& function, const std::string& argument) {
   REQUIRE(Recorder::seen.size() == 1);

@@ -3,8 +3,8 @@
 #include "no_alloc/no_alloc_support.hpp"
 
 namespace no_alloc {
-bool g_counting = false;
-long long g_allocations = 0;
+std::atomic<bool> g_counting{false};
+std::atomic<long long> g_allocations{0};
 }  // namespace no_alloc
 
 #if TREEDYN_COUNTING_NEW

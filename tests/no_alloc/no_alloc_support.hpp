@@ -7,6 +7,7 @@
 // a temporary on the stack either) and an eigen_assert that throws even under NDEBUG. Every unit includes
 // this header first, so Eigen is configured identically in all of them.
 #pragma once
+#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -54,8 +55,10 @@
 
 
 namespace no_alloc {
-extern bool g_counting;          ///< operator new counts while this is set (main.cpp)
-extern long long g_allocations;  ///< the count
+// Atomic: the batched kernels (treedyn/parallel/batch.hpp) run on worker threads too, whose allocations
+// count alike.
+extern std::atomic<bool> g_counting;          ///< operator new counts while this is set (main.cpp)
+extern std::atomic<long long> g_allocations;  ///< the count
 
 /// Heap allocations made by f() (operator new calls), with Eigen's malloc guard armed meanwhile.
 template <class F>

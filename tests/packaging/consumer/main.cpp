@@ -1,5 +1,8 @@
-// Factorizes a small tree-sparse SPD matrix through the public umbrella header and checks the solve.
+// Factorizes a small tree-sparse SPD matrix through the public umbrella header and checks the solve, then
+// runs a batched inverse dynamics on two threads (treedyn/parallel/batch.hpp).
 #include <treedyn/treedyn.hpp>
+#include <treedyn/model/robots/two_link.hpp>
+#include <treedyn/parallel/batch.hpp>  // std::thread: the target's Threads::Threads must reach us
 #ifdef TREEDYN_CONSUMER_URDF
 #include <treedyn/urdf/build_model.hpp>
 #endif
@@ -28,6 +31,19 @@ int main() {
   if (!status.ok() || err > 1e-12) {
     std::printf("consumer FAILED: status row %d, error %g\n", status.row, err);
     return 1;
+  }
+  {  // BatchRunner on two threads: inverse dynamics of 5 states equals a serial loop
+    const treedyn::Model<double> robot = treedyn::robots::two_link<double>();
+    const Eigen::MatrixXd Q = Eigen::MatrixXd::Random(robot.nq(), 5), V = Eigen::MatrixXd::Random(robot.nv(), 5);
+    Eigen::MatrixXd tau(robot.nv(), 5);
+    treedyn::BatchRunner<double> batch(robot, 2);
+    treedyn::Data<double> data(robot);
+    const bool ok = batch.rnea(Q, V, V, tau).ok();
+    for (int k = 0; k < 5; ++k)
+      if (!ok || tau.col(k) != treedyn::rnea(robot, data, Q.col(k), V.col(k), V.col(k))) {
+        std::printf("consumer FAILED: batched rnea, state %d\n", k);
+        return 1;
+      }
   }
 #ifdef TREEDYN_CONSUMER_URDF
   {  // the urdf component: a two-link URDF string, one revolute joint

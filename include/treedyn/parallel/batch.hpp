@@ -1,0 +1,336 @@
+// BatchRunner: one algorithm over many states on all cores (reinforcement learning, sampling-based MPC).
+//
+// Not an algorithm of its own: it runs the library's kernels (aba.hpp, rnea.hpp, crba.hpp, or any callable)
+// over states k = 0..n−1 whose inputs and outputs are the COLUMNS of caller-owned matrices, e.g. for the
+// forward dynamics Q (nq × n), QD, TAU (nv × n) in and QDD (nv × n) out.
+//
+//   treedyn::BatchRunner<double> batch(model, 2);      // 2 threads: the caller and 1 worker
+//   treedyn::BatchStatus s = batch.aba(Q, QD, TAU, QDD);
+//   if (!s) std::printf("%d states failed, the first is %d\n", s.failures, s.first_failed);
+//
+// Threads. The runner owns threads() − 1 worker threads (std::thread, started in the constructor, joined
+// in the destructor) and one Data per thread; a call splits the states into threads() contiguous ranges,
+// range t = [⌊n·t/T⌋, ⌊n·(t+1)/T⌋) (batch_range), and the calling thread works on range 0 while worker t
+// works on range t. Each state is computed by the same kernel as a serial loop, on its own Data and with
+// no reduction across states, so every result is bit for bit what `for k: kernel(model, data, col k)`
+// gives, whatever the thread count. A call never allocates: the workers wait on a condition variable
+// between calls, the job is passed by pointer (no std::function), and the per-thread Data and status
+// slots exist from construction. Only the constructor allocates (threads, Data) and it is not noexcept.
+//
+// Contract. The Model must outlive the runner. One call at a time per runner (a runner is not a queue:
+// calling one runner from two threads at once is undefined); several runners may run side by side.
+// The callable of for_each must not throw (a throw on a worker ends the program) and may touch only state
+// k's columns and the Data it is given, or per-thread workspaces indexed by its thread argument.
+// Sizes are checked at entry with the library's checks (detail/check.hpp); if the check handler returns,
+// the call returns BatchStatus::invalid_argument() before any state is computed.
+// Failures of single states (an invalid quaternion, a non-positive joint pivot) do not stop the batch:
+// the call returns how many states failed, the first of them and its FactorStatus; with a per-state
+// status vector (size n) every state's status is written too. The failing states' outputs are NaN,
+// as the kernels leave them; every other state is computed normally.
+//
+// This header pulls <thread>, <mutex> and <condition_variable>, so the umbrella header treedyn/treedyn.hpp
+// does not include it; the CMake target treedyn::treedyn links Threads::Threads for it.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/detail/check.hpp"
+#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/model/data.hpp"
+#include "treedyn/model/model.hpp"
+
+namespace treedyn {
+
+/// What a batched call reports: how many states failed, the smallest failing index and its status.
+struct BatchStatus {
+  int failures = 0;           ///< states whose kernel reported a failure
+  int first_failed = -1;      ///< the smallest such state index; -1 when none failed
+  FactorStatus first_status;  ///< that state's status (success when none failed)
+
+  [[nodiscard]] constexpr bool ok() const noexcept { return failures == 0 && first_status.ok(); }
+  constexpr explicit operator bool() const noexcept { return ok(); }
+  /// A size check failed and the check handler returned: nothing was computed.
+  static constexpr BatchStatus invalid_argument() noexcept { return {0, -1, FactorStatus::invalid_argument()}; }
+};
+
+/// The states [begin, end) of thread t of `threads` in a batch of n: contiguous, sizes differing by ≤ 1.
+struct BatchRange {
+  int begin, end;
+};
+[[nodiscard]] inline BatchRange batch_range(int n, int threads, int t) noexcept {
+  const auto split = [&](int i) { return static_cast<int>(static_cast<long long>(n) * i / threads); };
+  return {split(t), split(t + 1)};
+}
+
+namespace detail {
+
+/// A fixed team of worker threads 1..T−1 that run one job at a time with the calling thread as member 0.
+/// The job is a callable job(t) held by the caller during run(); the team stores only its address.
+class WorkerTeam {
+ public:
+  explicit WorkerTeam(int threads) {
+    workers_.reserve(static_cast<std::size_t>(threads - 1));
+    try {
+      for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+  ~WorkerTeam() { stop(); }
+  WorkerTeam(const WorkerTeam&) = delete;
+  WorkerTeam& operator=(const WorkerTeam&) = delete;
+
+  [[nodiscard]] int size() const noexcept { return static_cast<int>(workers_.size()) + 1; }
+
+  /// job(0) on the calling thread and job(t) on worker t; returns when every member has finished.
+  template <class Job>
+  void run(Job& job) noexcept {
+    if (workers_.empty()) {
+      job(0);
+      return;
+    }
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      invoke_ = [](void* context, int t) { (*static_cast<Job*>(context))(t); };
+      context_ = &job;
+      pending_ = static_cast<int>(workers_.size());
+      ++generation_;
+    }
+    start_.notify_all();
+    job(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+  }
+
+ private:
+  void work(int t) noexcept {
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      void (*const invoke)(void*, int) = invoke_;
+      void* const context = context_;
+      lock.unlock();
+      invoke(context, t);
+      lock.lock();
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  void stop() noexcept {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    start_.notify_all();
+    for (std::thread& w : workers_)
+      if (w.joinable()) w.join();
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  void (*invoke_)(void*, int) = nullptr;
+  void* context_ = nullptr;
+  std::uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+};
+
+/// The states one thread saw fail; one cache line per thread, merged in thread order after a call.
+struct alignas(64) BatchSlot {
+  int failures = 0;
+  int first_failed = -1;
+  FactorStatus first_status;
+};
+
+/// Stand-in for "no per-state status vector".
+struct NoBatchStatuses {};
+
+}  // namespace detail
+
+/// Runs a kernel over the columns of caller-owned matrices on threads() threads (see the header comment).
+template <class Scalar, int N = Dynamic>
+class BatchRunner {
+ public:
+  using ModelType = Model<Scalar, N>;
+  using DataType = Data<Scalar, N>;
+  using Statuses = std::vector<FactorStatus>;
+
+  /// threads ≤ 0: std::thread::hardware_concurrency() (1 if unknown). Starts threads − 1 workers and
+  /// builds one Data per thread. `model` must outlive the runner.
+  explicit BatchRunner(const ModelType& model, int threads = 0)
+      : model_(&model), team_(resolve(threads)), slots_(static_cast<std::size_t>(team_.size())) {
+    data_.reserve(static_cast<std::size_t>(team_.size()));
+    for (int t = 0; t < team_.size(); ++t) data_.push_back(PerThread{DataType(model)});
+  }
+
+  [[nodiscard]] int threads() const noexcept { return team_.size(); }
+  [[nodiscard]] const ModelType& model() const noexcept { return *model_; }
+  /// Thread t's Data (t = 0 is the calling thread's), e.g. to read a by-product after a call.
+  [[nodiscard]] DataType& data(int t) noexcept { return data_[static_cast<std::size_t>(t)].data; }
+
+  /// f(model, data, k) — or f(model, data, k, t), t the thread — for k = 0..n−1 over the threads. f may
+  /// return a FactorStatus (a failure is then counted), or nothing. noexcept: f must not throw.
+  template <class F>
+  BatchStatus for_each(int n, F&& f) noexcept {
+    TREEDYN_CHECK(n >= 0, "BatchRunner::for_each", "n", "n >= 0", -1, n, return BatchStatus::invalid_argument());
+    if (n == 0) return {};
+    const int T = threads();
+    auto job = [&](int t) {
+      detail::BatchSlot& slot = slots_[static_cast<std::size_t>(t)];
+      slot = detail::BatchSlot{};
+      DataType& data = data_[static_cast<std::size_t>(t)].data;
+      const BatchRange r = batch_range(n, T, t);
+      for (int k = r.begin; k < r.end; ++k) {
+        if constexpr (std::is_same_v<decltype(call(f, data, k, t)), FactorStatus>) {
+          const FactorStatus s = call(f, data, k, t);
+          if (!s.ok() && slot.failures++ == 0) {
+            slot.first_failed = k;
+            slot.first_status = s;
+          }
+        } else {
+          call(f, data, k, t);
+        }
+      }
+    };
+    team_.run(job);
+    BatchStatus out;
+    for (const detail::BatchSlot& slot : slots_) {
+      if (slot.failures > 0 && out.failures == 0) {
+        out.first_failed = slot.first_failed;
+        out.first_status = slot.first_status;
+      }
+      out.failures += slot.failures;
+    }
+    return out;
+  }
+
+  /// Forward dynamics by aba.hpp: QDD.col(k) = FD(Q.col(k), QD.col(k), TAU.col(k)), n = Q.cols().
+  /// Status per state: data.aba_status.
+  template <class Dq, class Dv, class Dt, class Da, class S = detail::NoBatchStatuses>
+  BatchStatus aba(const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Dt>& TAU,
+                  Eigen::MatrixBase<Da>& QDD, S* statuses = nullptr) noexcept {
+    return dynamics({"BatchRunner::aba", "TAU", "QDD"}, Q, QD, TAU, QDD, statuses,
+                    [](const ModelType& m, DataType& d, const auto& q, const auto& qd, const auto& tau) {
+                      const VectorN<Scalar, N>& qdd = treedyn::aba(m, d, q, qd, tau);
+                      return std::pair<const VectorN<Scalar, N>&, FactorStatus>(qdd, d.aba_status);
+                    });
+  }
+
+  /// Inverse dynamics by rnea.hpp: TAU.col(k) = RNEA(Q.col(k), QD.col(k), QDD.col(k)), n = Q.cols().
+  /// Status per state: data.config_status.
+  template <class Dq, class Dv, class Da, class Dt, class S = detail::NoBatchStatuses>
+  BatchStatus rnea(const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Da>& QDD,
+                   Eigen::MatrixBase<Dt>& TAU, S* statuses = nullptr) noexcept {
+    return dynamics({"BatchRunner::rnea", "QDD", "TAU"}, Q, QD, QDD, TAU, statuses,
+                    [](const ModelType& m, DataType& d, const auto& q, const auto& qd, const auto& qdd) {
+                      const VectorN<Scalar, N>& tau = treedyn::rnea(m, d, q, qd, qdd);
+                      return std::pair<const VectorN<Scalar, N>&, FactorStatus>(tau, d.config_status);
+                    });
+  }
+
+  /// Joint-space inertia by crba.hpp: H.col(k) = the packed H(Q.col(k)) (model.h_pattern().nonzeros()
+  /// rows; dense_H unpacks one column's worth through a Data), n = Q.cols(). Status: data.config_status.
+  template <class Dq, class Dh, class S = detail::NoBatchStatuses>
+  BatchStatus crba(const Eigen::MatrixBase<Dq>& Q, Eigen::MatrixBase<Dh>& H, S* statuses = nullptr) noexcept {
+    constexpr const char* fn = "BatchRunner::crba";
+    const int n = static_cast<int>(Q.cols());
+    if (!(shape_ok(fn, "Q", Q, model_->nq(), "model.nq()", n) &&
+          shape_ok(fn, "H", H, model_->h_pattern().nonzeros(), "model.h_pattern().nonzeros()", n) &&
+          statuses_ok(fn, statuses, n)))
+      return BatchStatus::invalid_argument();
+    return for_each(n, [&](const ModelType& m, DataType& d, int k) {
+      H.col(k) = treedyn::crba(m, d, Q.col(k));
+      return record(statuses, k, d.config_status);
+    });
+  }
+
+ private:
+  static int resolve(int threads) noexcept {
+    if (threads > 0) return threads;
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw == 0 ? 1 : static_cast<int>(hw);
+  }
+
+  template <class F>
+  decltype(auto) call(F& f, DataType& data, int k, int t) const {
+    if constexpr (std::is_invocable_v<F&, const ModelType&, DataType&, int, int>) return f(*model_, data, k, t);
+    else return f(*model_, data, k);
+  }
+
+  /// x is rows × n: `rows_what` names rows (e.g. "model.nv()"), n is Q.cols(), one column per state.
+  template <class X>
+  static bool shape_ok(const char* fn, const char* argument, const X& x, long long rows, const char* rows_what,
+                       long long n) noexcept {
+    TREEDYN_CHECK(static_cast<long long>(x.rows()) == rows, fn, argument, rows_what, rows, x.rows(), return false);
+    TREEDYN_CHECK(static_cast<long long>(x.cols()) == n, fn, argument, "Q.cols() (states)", n, x.cols(), return false);
+    return true;
+  }
+
+  /// The names a dynamics call reports its checks under: the call, its third input and its output.
+  struct DynamicsNames {
+    const char* function;
+    const char* input;
+    const char* output;
+  };
+
+  /// OUT.col(k) = kernel(model, data, Q.col(k), QD.col(k), X.col(k)).first for the nv-row X and OUT;
+  /// .second is the state's status.
+  template <class Dq, class Dv, class Dx, class Do, class S, class Kernel>
+  BatchStatus dynamics(const DynamicsNames& names, const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD,
+                       const Eigen::MatrixBase<Dx>& X, Eigen::MatrixBase<Do>& OUT, S* statuses,
+                       const Kernel& kernel) noexcept {
+    const char* fn = names.function;
+    const int n = static_cast<int>(Q.cols());
+    const int nv = model_->nv();
+    if (!(shape_ok(fn, "Q", Q, model_->nq(), "model.nq()", n) && shape_ok(fn, "QD", QD, nv, "model.nv()", n) &&
+          shape_ok(fn, names.input, X, nv, "model.nv()", n) && shape_ok(fn, names.output, OUT, nv, "model.nv()", n) &&
+          statuses_ok(fn, statuses, n)))
+      return BatchStatus::invalid_argument();
+    return for_each(n, [&](const ModelType& m, DataType& d, int k) {
+      const auto result = kernel(m, d, Q.col(k), QD.col(k), X.col(k));
+      OUT.col(k) = result.first;
+      return record(statuses, k, result.second);
+    });
+  }
+
+  template <class S>
+  static bool statuses_ok(const char* fn, const S* statuses, int n) noexcept {
+    if constexpr (std::is_same_v<S, detail::NoBatchStatuses>) return true;
+    else return statuses == nullptr || detail::size_ok(fn, "statuses", *statuses, n, "Q.cols()");
+  }
+
+  template <class S>
+  static FactorStatus record(S* statuses, int k, const FactorStatus& s) noexcept {
+    if constexpr (!std::is_same_v<S, detail::NoBatchStatuses>)
+      if (statuses != nullptr) (*statuses)[static_cast<std::size_t>(k)] = s;
+    return s;
+  }
+
+  /// A thread's Data on cache lines of its own (the kernels write status fields inside the Data object).
+  struct alignas(64) PerThread {
+    DataType data;
+  };
+
+  const ModelType* model_;
+  detail::WorkerTeam team_;
+  std::vector<detail::BatchSlot> slots_;
+  std::vector<PerThread> data_;
+};
+
+}  // namespace treedyn

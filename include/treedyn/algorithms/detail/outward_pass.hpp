@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/model/data.hpp"
@@ -130,6 +131,37 @@ EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(const MotionSubspace<Sca
   const Motion<Scalar> m = S * x.segment(vi, S.cols());
   return {m.template head<3>(), m.template tail<3>()};
 }
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(GeneralJoint, const MotionSubspace<Scalar>& S,
+                                                        const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  return subspace_times(S, x, vi);
+}
+/// The same for a free joint (S_i = 1₆, joint_block.hpp): x_i's six entries themselves.
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(FreeJoint, const MotionSubspace<Scalar>&,
+                                                        const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  return {x.template segment<3>(vi), x.template segment<3>(vi + 3)};
+}
+
+/// out_i = S_iᵀ f for body i's n_i entries of out starting at vi, f given as halves (n, f): the joint-space
+/// projection of a force (RNEA's τ_i = S_iᵀ f_i).
+template <class Scalar, class Dout>
+EIGEN_ALWAYS_INLINE void subspace_transpose_times(GeneralJoint, const MotionSubspace<Scalar>& S, const Vector3<Scalar>& n,
+                                                  const Vector3<Scalar>& f, Eigen::MatrixBase<Dout>& out, int vi) noexcept {
+  if (S.cols() == 1) {
+    out(vi) = S.col(0).template head<3>().dot(n) + S.col(0).template tail<3>().dot(f);
+  } else {
+    out.segment(vi, S.cols()).noalias() = S.template topRows<3>().transpose() * n;
+    out.segment(vi, S.cols()).noalias() += S.template bottomRows<3>().transpose() * f;
+  }
+}
+/// The same for a free joint: out_i = f.
+template <class Scalar, class Dout>
+EIGEN_ALWAYS_INLINE void subspace_transpose_times(FreeJoint, const MotionSubspace<Scalar>&, const Vector3<Scalar>& n,
+                                                  const Vector3<Scalar>& f, Eigen::MatrixBase<Dout>& out, int vi) noexcept {
+  out.template segment<3>(vi) = n;
+  out.template segment<3>(vi + 3) = f;
+}
 
 /// Body velocity and joint velocity of one body, as halves.
 template <class Scalar>
@@ -139,11 +171,12 @@ struct BodyVelocity {
 };
 
 /// v_i = X_i v_λ(i) + S_i q̇_i for body i (data.Xup[i] already set), written half by half into data.v[i].
-/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of the RNEA and the articulated-body methods.
-template <class Scalar, int N, class Dv>
+/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of the RNEA and the articulated-body methods;
+/// `kind` (joint_block.hpp) is body i's joint kind when the caller dispatched on it.
+template <class Scalar, int N, class Dv, class Kind = GeneralJoint>
 EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                       const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
-  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
+                                                       const Eigen::MatrixBase<Dv>& qd, int i, Kind kind = Kind{}) noexcept {
+  const MotionHalves<Scalar> vJ = subspace_times(kind, model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
   Vector3<Scalar> w = vJ.w, vl = vJ.v;
   const int p = model.parent(i);
   if (p != no_parent) {                                                          // + X_i v_λ(i)

@@ -37,17 +37,18 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                               const Fext& f_ext = Fext{}) noexcept {
   if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
+  constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
   if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // A1–A4
     return detail::aba_fail(data, data.config_status);
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                // A5
     bool pivot_ok = true;
-    detail::with_joint_kind(model.joint(i), [&](auto kind) {                      // A6–A9
+    detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // A6–A9
       pivot_ok = detail::aba_inward_step(model, data, tau, i, kind);
     });
     if (!pivot_ok) return detail::aba_fail(data, i);
   }
   data.aba_status = FactorStatus::success();
-  detail::aba_accelerations(model, data, detail::ByJointKind{});                  // A10–A11
+  detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // A10–A11
   return data.qdd;
 }
 

@@ -39,8 +39,9 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                            const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext, Out& tau) noexcept {
   using V3 = Vector3<Scalar>;
   const V3 a0w = V3::Zero(), a0v = -model.gravity();                             // R1
+  constexpr bool free_joints = fits_free_joint<N, Dv::SizeAtCompileTime, Da::SizeAtCompileTime>;
   for (int i = 0; i < model.nbodies(); ++i) {                                    // R2 (R3: data.Xup)
-    with_joint_kind(model.joint(i), [&](auto kind) {
+    with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {
       const int p = model.parent(i);
       const Transform<Scalar>& X = data.Xup[i];
       const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i, kind);      // R4, R5
@@ -74,7 +75,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
     const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
-    with_joint_kind(model.joint(i), [&](auto kind) {                             // R9
+    with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {                // R9
       subspace_transpose_times(kind, model.motion_subspaces()[i], fn, ff, tau, model.v_offset(i));
     });
     const int p = model.parent(i);

@@ -27,7 +27,9 @@ bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
   if (!joint_transforms(model, data, q)) return false;                           // A3
   for (int i = 0; i < model.nbodies(); ++i) {
     Motion<Scalar> vJ;
-    with_joint_kind(model.joint(i), [&](auto kind) { vJ = body_velocity(model, data, qd, i, kind).vJ.motion(); });  // A3
+    with_joint_kind<fits_free_joint<N, Dv::SizeAtCompileTime>>(model.joint(i), [&](auto kind) {  // A3
+      vJ = body_velocity(model, data, qd, i, kind).vJ.motion();
+    });
     data.c[i] = cross_motion(data.v[i], vJ);
     const RigidInertia<Scalar>& I = model.inertia(i);                             // A4
     data.IA[i] = ArticulatedInertia<Scalar>::from(I);
@@ -209,7 +211,7 @@ EIGEN_ALWAYS_INLINE void aba_acceleration_step(const Model<Scalar, N>& model, Da
 }
 
 /// Pass 3 (A10–A11): accelerations from the base outward. `kinds` (joint_block.hpp) says which joints take
-/// their kind's step: ByJointKind after aba_inward_step's pass 2, AllJointsGeneral (the default) after
+/// their kind's step: ByJointKind<…> after aba_inward_step's pass 2, AllJointsGeneral (the default) after
 /// a pass 2 that formed every pivot through S_i.
 template <class Scalar, int N, class Kinds = AllJointsGeneral>
 void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data, Kinds kinds = Kinds{}) noexcept {

@@ -75,11 +75,24 @@ using JointKindTag = std::integral_constant<JointKind, K>;
 using GeneralJoint = JointKindTag<JointKind::general>;  ///< any joint, through its S_i
 using FreeJoint = JointKindTag<JointKind::free>;        ///< a free joint: S_i = 1₆
 
-/// Calls step(FreeJoint{}) for a free-flyer joint and step(GeneralJoint{}) otherwise.
-template <class Scalar, class Step>
+/// True when vectors of these compile-time sizes can hold a free joint's six entries: a fixed size below 6
+/// cannot (its model has fewer than 6 DoFs), and the free-joint steps are then not even instantiated.
+template <int... Sizes>
+inline constexpr bool fits_free_joint = ((Sizes == Eigen::Dynamic || Sizes >= 6) && ...);
+
+/// Calls step(FreeJoint{}) for a free-flyer joint and step(GeneralJoint{}) otherwise (always the latter
+/// when FreeJointsPossible is false: see fits_free_joint).
+template <bool FreeJointsPossible = true, class Scalar, class Step>
 EIGEN_ALWAYS_INLINE void with_joint_kind(const Joint<Scalar>& joint, Step&& step) noexcept {
-  if (joint.type == JointType::free_flyer) step(FreeJoint{});
-  else step(GeneralJoint{});
+  if constexpr (FreeJointsPossible) {
+    if (joint.type == JointType::free_flyer) {
+      step(FreeJoint{});
+      return;
+    }
+  } else {
+    static_cast<void>(joint);
+  }
+  step(GeneralJoint{});
 }
 
 /// A kind dispatch that treats every joint as general (the default of the shared steps, for methods whose
@@ -92,10 +105,11 @@ struct AllJointsGeneral {
 };
 
 /// The kind dispatch by joint type (with_joint_kind).
+template <bool FreeJointsPossible = true>
 struct ByJointKind {
   template <class Scalar, class Step>
   EIGEN_ALWAYS_INLINE void operator()(const Joint<Scalar>& joint, Step&& step) const noexcept {
-    with_joint_kind(joint, static_cast<Step&&>(step));
+    with_joint_kind<FreeJointsPossible>(joint, static_cast<Step&&>(step));
   }
 };
 

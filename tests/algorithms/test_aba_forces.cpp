@@ -73,6 +73,8 @@ TEMPLATE_TEST_CASE("a free-floating body: q̈ = I⁻¹(f − crf(v) I v)", "[aba
   }
 }
 
+namespace {
+
 /// A single body on a free-flyer joint: mass m, CoM c, rotational inertia Ic about the CoM (gravity on).
 Model<double> free_body(double m, const Vector3<double>& c, const Matrix3<double>& Ic) {
   ModelBuilder<double> b;
@@ -99,6 +101,8 @@ std::vector<RobotCase<double>> free_joint_cases() {
           {"free joint with a parent", b.build()},
           {"humanoid30", robots::humanoid30<double>()}};
 }
+
+}  // namespace
 
 TEMPLATE_TEST_CASE("aba's free-joint steps agree with H⁻¹(τ − C) and with RNEA", "[aba][free_joint]",
                    TREEDYN_TEST_SCALARS) {

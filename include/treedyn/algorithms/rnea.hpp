@@ -22,9 +22,7 @@
 // registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just written half by
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
 // store-forwarding stall each): the halves form avoids those stalls with the same operations in the
-// same order, and is markedly faster in float and double (see the README's benchmark section). Each
-// body's steps are picked once per pass by its joint kind (detail/joint_block.hpp): for a free joint
-// (S_i = 1₆) vJ = q̇_i, S_i q̈_i = q̈_i and τ_i = f_i are copies.
+// same order, and is markedly faster in float and double (see the README's benchmark section).
 #pragma once
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
@@ -39,45 +37,43 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                            const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext, Out& tau) noexcept {
   using V3 = Vector3<Scalar>;
   const V3 a0w = V3::Zero(), a0v = -model.gravity();                             // R1
-  constexpr bool free_joints = fits_free_joint<N, Dv::SizeAtCompileTime, Da::SizeAtCompileTime>;
   for (int i = 0; i < model.nbodies(); ++i) {                                    // R2 (R3: data.Xup)
-    with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {
-      const int p = model.parent(i);
-      const Transform<Scalar>& X = data.Xup[i];
-      const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i, kind);      // R4, R5
-      const V3& w = bv.v.w;
-      const V3& vl = bv.v.v;
-      const MotionHalves<Scalar>& vJ = bv.vJ;
-      V3 aw, al;                                                                  // R6: X_i a_λ(i)
-      if (p == no_parent) {
-        aw.noalias() = X.E * a0w;
-        al.noalias() = X.E * (a0v - X.r.cross(a0w));
-      } else {
-        const V3 awp = data.a[p].template head<3>(), alp = data.a[p].template tail<3>();
-        aw.noalias() = X.E * awp;
-        al.noalias() = X.E * (alp - X.r.cross(awp));
-      }
-      aw += w.cross(vJ.w);                                                        //     + v_i × vJ
-      al += w.cross(vJ.v) + vl.cross(vJ.w);
-      if (qdd != nullptr) {                                                       //     + S_i q̈_i
-        const MotionHalves<Scalar> sa = subspace_times(kind, model.motion_subspaces()[i], *qdd, model.v_offset(i));
-        aw += sa.w;
-        al += sa.v;
-      }
-      const RigidInertia<Scalar>& I = model.inertia(i);                          // R7
-      const V3 hw = I.I * w + I.h.cross(vl), hv = I.m * vl - I.h.cross(w);
-      const Force<Scalar> fe = f_ext[i];
-      data.a[i].template head<3>() = aw;
-      data.a[i].template tail<3>() = al;
-      data.f[i].template head<3>() = I.I * aw + I.h.cross(al) + w.cross(hw) + vl.cross(hv) - fe.template head<3>();
-      data.f[i].template tail<3>() = I.m * al - I.h.cross(aw) + w.cross(hv) - fe.template tail<3>();
-    });
+    const int p = model.parent(i);
+    const Transform<Scalar>& X = data.Xup[i];
+    const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i);            // R4, R5
+    const V3& w = bv.v.w;
+    const V3& vl = bv.v.v;
+    const MotionHalves<Scalar>& vJ = bv.vJ;
+    V3 aw, al;                                                                    // R6: X_i a_λ(i)
+    if (p == no_parent) {
+      aw.noalias() = X.E * a0w;
+      al.noalias() = X.E * (a0v - X.r.cross(a0w));
+    } else {
+      const V3 awp = data.a[p].template head<3>(), alp = data.a[p].template tail<3>();
+      aw.noalias() = X.E * awp;
+      al.noalias() = X.E * (alp - X.r.cross(awp));
+    }
+    aw += w.cross(vJ.w);                                                          //     + v_i × vJ
+    al += w.cross(vJ.v) + vl.cross(vJ.w);
+    if (qdd != nullptr) {                                                         //     + S_i q̈_i
+      const MotionHalves<Scalar> sa = subspace_times(model.motion_subspaces()[i], *qdd, model.v_offset(i));
+      aw += sa.w;
+      al += sa.v;
+    }
+    const RigidInertia<Scalar>& I = model.inertia(i);                            // R7
+    const V3 hw = I.I * w + I.h.cross(vl), hv = I.m * vl - I.h.cross(w);
+    const Force<Scalar> fe = f_ext[i];
+    data.a[i].template head<3>() = aw;
+    data.a[i].template tail<3>() = al;
+    data.f[i].template head<3>() = I.I * aw + I.h.cross(al) + w.cross(hw) + vl.cross(hv) - fe.template head<3>();
+    data.f[i].template tail<3>() = I.m * al - I.h.cross(aw) + w.cross(hv) - fe.template tail<3>();
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
-    with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {                // R9
-      subspace_transpose_times(kind, model.motion_subspaces()[i], fn, ff, tau, model.v_offset(i));
-    });
+    if (S.cols() == 1)
+      tau(model.v_offset(i)) = S.col(0).template head<3>().dot(fn) + S.col(0).template tail<3>().dot(ff);  // R9
+    else tau.segment(model.v_offset(i), S.cols()).noalias() = S.transpose() * data.f[i];
     const int p = model.parent(i);
     if (p != no_parent) {                                                        // R10
       const Transform<Scalar>& X = data.Xup[i];

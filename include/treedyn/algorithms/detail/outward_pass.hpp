@@ -143,26 +143,6 @@ EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(FreeJoint, const MotionS
   return {x.template segment<3>(vi), x.template segment<3>(vi + 3)};
 }
 
-/// out_i = S_iᵀ f for body i's n_i entries of out starting at vi, f given as halves (n, f): the joint-space
-/// projection of a force (RNEA's τ_i = S_iᵀ f_i).
-template <class Scalar, class Dout>
-EIGEN_ALWAYS_INLINE void subspace_transpose_times(GeneralJoint, const MotionSubspace<Scalar>& S, const Vector3<Scalar>& n,
-                                                  const Vector3<Scalar>& f, Eigen::MatrixBase<Dout>& out, int vi) noexcept {
-  if (S.cols() == 1) {
-    out(vi) = S.col(0).template head<3>().dot(n) + S.col(0).template tail<3>().dot(f);
-  } else {
-    out.segment(vi, S.cols()).noalias() = S.template topRows<3>().transpose() * n;
-    out.segment(vi, S.cols()).noalias() += S.template bottomRows<3>().transpose() * f;
-  }
-}
-/// The same for a free joint: out_i = f.
-template <class Scalar, class Dout>
-EIGEN_ALWAYS_INLINE void subspace_transpose_times(FreeJoint, const MotionSubspace<Scalar>&, const Vector3<Scalar>& n,
-                                                  const Vector3<Scalar>& f, Eigen::MatrixBase<Dout>& out, int vi) noexcept {
-  out.template segment<3>(vi) = n;
-  out.template segment<3>(vi + 3) = f;
-}
-
 /// Body velocity and joint velocity of one body, as halves.
 template <class Scalar>
 struct BodyVelocity {

@@ -1,6 +1,6 @@
 // The models and states every benchmark program times, in one place, so that the programs measure
 // identical inputs and name them alike: Kernel/model/scalar, e.g. CRBA/humanoid30/double, ABA/chain50/float.
-//   robots()          humanoid30, chain30, arm7 (the ready-made robots)
+//   robots()          humanoid30, chain30, arm7 (the ready-made robots) and freeflyer (one free body)
 //   chain(n)          "chain<n>": the random revolute chain on a fixed base robots::random_chain(n, 1)
 //   state(model)      q = random_configuration(model, 42), q̇ and τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)
 //   for_each_scalar   a registration run once in double and once in the double model rounded to float
@@ -32,9 +32,20 @@ struct NamedModel {
 
 inline NamedModel humanoid30() { return {"humanoid30", robots::humanoid30<double>()}; }
 
+/// "freeflyer": a single rigid body on a free-flyer joint (mass 2.5 kg, CoM off the origin, a full
+/// rotational inertia), the floating base of a legged robot alone.
+inline NamedModel freeflyer() {
+  Matrix3<double> Ic;
+  Ic << 0.30, 0.02, -0.01, 0.02, 0.25, 0.03, -0.01, 0.03, 0.20;
+  ModelBuilder<double> b;
+  b.add_body(no_parent, Joint<double>::free_flyer(), Transform<double>::identity(),
+             RigidInertia<double>::from_mass_com_inertia(2.5, Vector3<double>(0.1, -0.2, 0.05), Ic), "body");
+  return {"freeflyer", b.build()};
+}
+
 /// The ready-made robots the whole-tree algorithms are timed on.
 inline std::vector<NamedModel> robots() {
-  return {humanoid30(), {"chain30", robots::chain30<double>()}, {"arm7", robots::arm7<double>()}};
+  return {humanoid30(), {"chain30", robots::chain30<double>()}, {"arm7", robots::arm7<double>()}, freeflyer()};
 }
 
 /// "chain<n>": the chain of n revolute links on a fixed base every chain benchmark is timed on.

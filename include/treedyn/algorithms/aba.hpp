@@ -13,6 +13,9 @@
 //   A9        IA_λ(i) += X_iᵀ Ia X_i;  pA_λ(i) += X_iᵀ pa
 //   A10 for i = 1..N:                                                    (pass 3, outward)
 //   A11    a' = X_i a_λ(i) + c_i;  q̈_i = D_i⁻¹ u_i − (U_i D_i⁻¹)ᵀ a';  a_i = a' + S_i q̈_i
+// Joint kinds (detail/joint_block.hpp): each body's pass-2 and pass-3 steps are picked once by its joint's
+// kind. A free joint (S_i = 1₆) takes Featherstone (2008) Table 9.6's floating-base form: U_i = D_i = IA_i,
+// u_i = τ_i − pA_i, U_i D_i⁻¹ = 1, Ia = 0 and pa = τ_i, a_i = D_i⁻¹ u_i; every other joint the steps above.
 // D_i (n_i×n_i) is factored by a small Cholesky (detail/joint_pivot.hpp); the projection is formed as
 // U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (exact m − m·1 = 0; modified_aba.hpp).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
@@ -34,16 +37,18 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                               const Fext& f_ext = Fext{}) noexcept {
   if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
+  constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
   if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // A1–A4
     return detail::aba_fail(data, data.config_status);
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                // A5
-    detail::aba_joint_terms(model, data, tau, i);                                 // A6
-    detail::aba_form_pivot(model, data, i);
-    if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i);
-    if (model.parent(i) != no_parent) detail::aba_project_to_parent(model, data, i);  // A7–A9
+    bool pivot_ok = true;
+    detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // A6–A9
+      pivot_ok = detail::aba_inward_step(model, data, tau, i, kind);
+    });
+    if (!pivot_ok) return detail::aba_fail(data, i);
   }
   data.aba_status = FactorStatus::success();
-  detail::aba_accelerations(model, data);                                         // A10–A11
+  detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // A10–A11
   return data.qdd;
 }
 

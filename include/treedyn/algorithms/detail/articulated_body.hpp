@@ -26,7 +26,10 @@ bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
   if (!joint_transforms(model, data, q)) return false;                           // A3
   for (int i = 0; i < model.nbodies(); ++i) {
-    const Motion<Scalar> vJ = body_velocity(model, data, qd, i).vJ.motion();      // A3
+    Motion<Scalar> vJ;
+    with_joint_kind<fits_free_joint<N, Dv::SizeAtCompileTime>>(model.joint(i), [&](auto kind) {  // A3
+      vJ = body_velocity(model, data, qd, i, kind).vJ.motion();
+    });
     data.c[i] = cross_motion(data.v[i], vJ);
     const RigidInertia<Scalar>& I = model.inertia(i);                             // A4
     data.IA[i] = ArticulatedInertia<Scalar>::from(I);
@@ -145,24 +148,79 @@ ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, 
   return Ia;
 }
 
-/// Pass 3 (A10–A11): accelerations from the base outward.
+/// Pass 2's step for body i (A6–A9) through S_i, for any joint: the pivot formed, factored and solved,
+/// then the projection carried to the parent. False if D_i is not positive definite.
+template <class Scalar, int N, class Dt>
+bool aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau, int i,
+                     GeneralJoint) noexcept {
+  aba_joint_terms(model, data, tau, i);                                            // A6
+  aba_form_pivot(model, data, i);
+  if (!aba_solve_pivot(model, data, i)) return false;
+  if (model.parent(i) != no_parent) aba_project_to_parent(model, data, i);         // A7–A9
+  return true;
+}
+
+/// Pass 2's step for a free joint (S_i = 1₆): A6 is U_i = D_i = IA_i and u_i = τ_i − pA_i, D_i is
+/// factored by a 6×6 Cholesky of fixed size, and U_i D_i⁻¹ = 1 exactly (Featherstone 2008, Table 9.6: the
+/// floating base's pivot is its articulated inertia). A8 then gives Ia = IA_i − IA_i IA_i⁻¹ IA_i = 0 and
+/// pa = pA_i + U_i D_i⁻¹ u_i = τ_i, so a free joint below another body passes on only its τ_i (A9).
+/// Fills the same Data fields as the general step. False if IA_i is not positive definite.
+template <class Scalar, int N, class Dt>
+bool aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau, int i,
+                     FreeJoint) noexcept {
+  const int vi = model.v_offset(i), p = model.parent(i);
+  const Matrix6<Scalar>& IA = data.IA[i].M;
+  data.U.template middleCols<6>(vi) = IA;                                           // A6
+  data.D[i] = IA;
+  Matrix6<Scalar> L = IA;
+  if (!factor_joint_pivot(L)) return false;
+  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  Force<Scalar> u = tau.template segment<6>(vi) - data.pA[i];
+  solve_joint_pivot(L, u);
+  data.Dinv_u.template segment<6>(vi) = u;
+  if (p != no_parent)                                                               // A7–A9: Ia = 0
+    data.pA[p] += data.Xup[i].apply_inverse_force(Force<Scalar>(tau.template segment<6>(vi)));
+  return true;
+}
+
+/// A10–A11 for body i through S_i (any joint), given a' = X_i a_λ(i) + c_i.
 template <class Scalar, int N>
-void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+EIGEN_ALWAYS_INLINE void aba_acceleration_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                                               const Motion<Scalar>& a_prime, GeneralJoint) noexcept {
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
+  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
+  if (ni == 1) {
+    data.qdd(vi) = data.Dinv_u(vi) - data.U_Dinv.col(vi).dot(a_prime);
+    data.a[i] = a_prime + S.col(0) * data.qdd(vi);
+  } else {
+    data.qdd.segment(vi, ni) = data.Dinv_u.segment(vi, ni);
+    data.qdd.segment(vi, ni).noalias() -= data.U_Dinv.middleCols(vi, ni).transpose() * a_prime;
+    data.a[i] = a_prime;
+    data.a[i].noalias() += S * data.qdd.segment(vi, ni);
+  }
+}
+
+/// A11 for a free joint after the free-joint pass 2 step (S_i = 1₆, U_i D_i⁻¹ = 1): a_i = D_i⁻¹ u_i, the
+/// floating base's a = IA⁻¹(τ − pA) (Featherstone 2008, Table 9.6), and q̈_i = a_i − a'.
+template <class Scalar, int N>
+EIGEN_ALWAYS_INLINE void aba_acceleration_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                                               const Motion<Scalar>& a_prime, FreeJoint) noexcept {
+  const int vi = model.v_offset(i);
+  data.a[i] = data.Dinv_u.template segment<6>(vi);
+  data.qdd.template segment<6>(vi) = data.a[i] - a_prime;
+}
+
+/// Pass 3 (A10–A11): accelerations from the base outward. `kinds` (joint_block.hpp) says which joints take
+/// their kind's step: ByJointKind<…> after aba_inward_step's pass 2, AllJointsGeneral (the default) after
+/// a pass 2 that formed every pivot through S_i.
+template <class Scalar, int N, class Kinds = AllJointsGeneral>
+void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data, Kinds kinds = Kinds{}) noexcept {
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                     // A1
   a0.template tail<3>() = -model.gravity();
   for (int i = 0; i < model.nbodies(); ++i) {
-    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
-    const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), p = model.parent(i);
+    const int p = model.parent(i);
     const Motion<Scalar> a_prime = data.Xup[i].apply_motion(p == no_parent ? a0 : data.a[p]) + data.c[i];
-    if (ni == 1) {
-      data.qdd(vi) = data.Dinv_u(vi) - data.U_Dinv.col(vi).dot(a_prime);
-      data.a[i] = a_prime + S.col(0) * data.qdd(vi);
-    } else {
-      data.qdd.segment(vi, ni) = data.Dinv_u.segment(vi, ni);
-      data.qdd.segment(vi, ni).noalias() -= data.U_Dinv.middleCols(vi, ni).transpose() * a_prime;
-      data.a[i] = a_prime;
-      data.a[i].noalias() += S * data.qdd.segment(vi, ni);
-    }
+    kinds(model.joint(i), [&](auto kind) { aba_acceleration_step(model, data, i, a_prime, kind); });
   }
 }
 

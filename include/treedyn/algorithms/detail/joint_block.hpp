@@ -6,11 +6,21 @@
 // 6-vectors: what almost every robot joint is, and what the compiler unrolls) or NI = Dynamic (2…6 columns
 // stored inline, no heap). with_joint_width(n_i, step) picks the instantiation at run time, so callers
 // never spell out the branch. Nothing here allocates.
+//
+// Joint kinds. A step that can do better for one joint type than through S_i is overloaded on a kind tag,
+// and with_joint_kind(joint, step) picks the overload once per body. The one special kind is the free
+// joint (joint.hpp: S_i = 1₆ in body coordinates, v = [ω; v_O]), for which U_i = IA_i S_i = IA_i,
+// D_i = S_iᵀ U_i = IA_i and S_iᵀ x = x: the floating base of Featherstone, Rigid Body Dynamics Algorithms,
+// 2008, Chapter 9 (free-floating bases; the floating-base ABA, Table 9.6), whose pivot is the base's
+// articulated inertia itself. Every other joint is the general kind, which reads S_i (and takes the 1-DoF
+// fast path by width).
 #pragma once
 
 #include <type_traits>
 
 #include <Eigen/Core>
+
+#include "treedyn/model/joint.hpp"
 
 namespace treedyn::detail {
 
@@ -57,5 +67,50 @@ EIGEN_ALWAYS_INLINE void with_joint_width(Eigen::Index ni, Step&& step) noexcept
   if (ni == 1) step(JointWidth<1>{});
   else step(JointWidth<Eigen::Dynamic>{});
 }
+
+/// The joint kinds a step is overloaded on (see the header comment).
+enum class JointKind : unsigned char { general, free };
+template <JointKind K>
+using JointKindTag = std::integral_constant<JointKind, K>;
+using GeneralJoint = JointKindTag<JointKind::general>;  ///< any joint, through its S_i
+using FreeJoint = JointKindTag<JointKind::free>;        ///< a free joint: S_i = 1₆
+
+/// True when vectors of these compile-time sizes can hold a free joint's six entries: a fixed size below 6
+/// cannot (its model has fewer than 6 DoFs), and the free-joint steps are then not even instantiated.
+template <int... Sizes>
+inline constexpr bool fits_free_joint = ((Sizes == Eigen::Dynamic || Sizes >= 6) && ...);
+
+/// Calls step(FreeJoint{}) for a free-flyer joint and step(GeneralJoint{}) otherwise (always the latter
+/// when FreeJointsPossible is false: see fits_free_joint).
+template <bool FreeJointsPossible = true, class Scalar, class Step>
+EIGEN_ALWAYS_INLINE void with_joint_kind(const Joint<Scalar>& joint, Step&& step) noexcept {
+  if constexpr (FreeJointsPossible) {
+    if (joint.type == JointType::free_flyer) {
+      step(FreeJoint{});
+      return;
+    }
+  } else {
+    static_cast<void>(joint);
+  }
+  step(GeneralJoint{});
+}
+
+/// A kind dispatch that treats every joint as general (the default of the shared steps, for methods whose
+/// free-joint quantities are not those of the plain ABA, e.g. the modified ABA's accumulated pivot).
+struct AllJointsGeneral {
+  template <class Scalar, class Step>
+  EIGEN_ALWAYS_INLINE void operator()(const Joint<Scalar>&, Step&& step) const noexcept {
+    step(GeneralJoint{});
+  }
+};
+
+/// The kind dispatch by joint type (with_joint_kind).
+template <bool FreeJointsPossible = true>
+struct ByJointKind {
+  template <class Scalar, class Step>
+  EIGEN_ALWAYS_INLINE void operator()(const Joint<Scalar>& joint, Step&& step) const noexcept {
+    with_joint_kind<FreeJointsPossible>(joint, static_cast<Step&&>(step));
+  }
+};
 
 }  // namespace treedyn::detail

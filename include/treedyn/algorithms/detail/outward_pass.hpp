@@ -13,6 +13,7 @@
 
 #include <type_traits>
 
+#include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/model/data.hpp"
@@ -130,6 +131,17 @@ EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(const MotionSubspace<Sca
   const Motion<Scalar> m = S * x.segment(vi, S.cols());
   return {m.template head<3>(), m.template tail<3>()};
 }
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(GeneralJoint, const MotionSubspace<Scalar>& S,
+                                                        const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  return subspace_times(S, x, vi);
+}
+/// The same for a free joint (S_i = 1₆, joint_block.hpp): x_i's six entries themselves.
+template <class Scalar, class Dx>
+EIGEN_ALWAYS_INLINE MotionHalves<Scalar> subspace_times(FreeJoint, const MotionSubspace<Scalar>&,
+                                                        const Eigen::MatrixBase<Dx>& x, int vi) noexcept {
+  return {x.template segment<3>(vi), x.template segment<3>(vi + 3)};
+}
 
 /// Body velocity and joint velocity of one body, as halves.
 template <class Scalar>
@@ -139,11 +151,12 @@ struct BodyVelocity {
 };
 
 /// v_i = X_i v_λ(i) + S_i q̇_i for body i (data.Xup[i] already set), written half by half into data.v[i].
-/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of the RNEA and the articulated-body methods.
-template <class Scalar, int N, class Dv>
+/// Returns v_i and vJ = S_i q̇_i. Shared by the outward passes of the RNEA and the articulated-body methods;
+/// `kind` (joint_block.hpp) is body i's joint kind when the caller dispatched on it.
+template <class Scalar, int N, class Dv, class Kind = GeneralJoint>
 EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                       const Eigen::MatrixBase<Dv>& qd, int i) noexcept {
-  const MotionHalves<Scalar> vJ = subspace_times(model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
+                                                       const Eigen::MatrixBase<Dv>& qd, int i, Kind kind = Kind{}) noexcept {
+  const MotionHalves<Scalar> vJ = subspace_times(kind, model.motion_subspaces()[i], qd, model.v_offset(i));  // vJ = S_i q̇_i
   Vector3<Scalar> w = vJ.w, vl = vJ.v;
   const int p = model.parent(i);
   if (p != no_parent) {                                                          // + X_i v_λ(i)

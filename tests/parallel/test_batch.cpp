@@ -36,8 +36,9 @@ struct States {
 };
 
 bool bitwise_equal(const MatrixXd& a, const MatrixXd& b) {
+  // an empty matrix has no storage (data() is null, which memcmp must not be given even for 0 bytes)
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 /// The reference: one Data, a serial loop over the columns.

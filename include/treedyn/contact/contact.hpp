@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/model/model.hpp"
+#include "treedyn/spatial/transform.hpp"
 #include "treedyn/spatial/types.hpp"
 
 namespace treedyn {
@@ -44,6 +46,23 @@ struct Contact {
   Scalar restitution = Scalar(0);                      ///< ε ∈ [0, 1]
   int friction_directions = 4;                         ///< n_f: even, ≥ 2
   Vector3<Scalar> tangent = Vector3<Scalar>::Zero();  ///< optional first friction direction (zero: automatic)
+  /// Signed separation of the two points along n̂ (negative: penetration), as a collision detector reports
+  /// it; a time step may let a separated contact (distance > 0) close its gap within the step.
+  Scalar distance = Scalar(0);
+};
+
+/// A bilateral (equality) constraint: the loop closure of Jain (n.d.) eq. 53, rows Q_b. Frame F_a is fixed
+/// on body A at placement ^{F_a}X_A = frame_a, frame F_b on body B (or on the world: body_b = world, then
+/// frame_b is ^{F_b}X_0); the selected rows of the relative spatial velocity of F_a with respect to F_b,
+/// in F_a's coordinates (angular x, y, z, linear x, y, z, as FrameRows), are held at zero. A hinge about
+/// F_a's z axis selects FrameRows{0x3B} (angular x, y and the three linear rows): 5 rows.
+template <class Scalar>
+struct BilateralConstraint {
+  int body_a = 0;
+  Transform<Scalar> frame_a = Transform<Scalar>::identity();
+  int body_b = world;
+  Transform<Scalar> frame_b = Transform<Scalar>::identity();
+  std::uint8_t rows = 0x3F;                            ///< bit k selects row k (0–2 angular, 3–5 linear)
 };
 
 /// The 3×(n_f + 1) matrix D̄ = [n̂, d̂_1 … d̂_{n_f}] of a contact (file comment), into D (3 × (n_f + 1)).
@@ -95,6 +114,7 @@ void validate_contacts(const Model<Scalar, N>& model, const std::vector<Contact<
     if (!(c.restitution >= Scalar(0) && c.restitution <= Scalar(1))) fail("restitution must lie in [0, 1]");
     if (!c.normal.allFinite() || !(c.normal.norm() > Scalar(0))) fail("the normal is zero or not finite");
     if (!c.point_a.allFinite() || !c.point_b.allFinite() || !c.tangent.allFinite()) fail("a point is not finite");
+    if (!isfinite(c.distance)) fail("the distance is not finite");
     if (c.friction_directions < 2 || c.friction_directions % 2 != 0)
       fail("friction_directions = " + std::to_string(c.friction_directions) +
            " must be even and >= 2 (the directions are closed under negation)");

@@ -14,4 +14,5 @@
 #include "treedyn/model/robots/pendulum.hpp"
 #include "treedyn/model/robots/puma560.hpp"
 #include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/model/robots/sphere_pendulum.hpp"
 #include "treedyn/model/robots/two_link.hpp"

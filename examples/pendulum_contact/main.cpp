@@ -9,9 +9,10 @@
 // (Δt = 0.1 ms, μ = 0.5, ε = 0.7, n_f = 4; contacts from detect_contacts with a 5 mm margin, so a step
 // can close a gap it is about to cross) and prints the wall time per simulated second of each, the
 // NMC/OS-to-OS ratio (Jain's "speed-up"), the largest LCP solved and the largest distance between the
-// two formulations' last-link centres. Writes pendulum_contact_n<n>.csv (t, OS x, y, NMC x, y of the
-// last sphere's centre, every millisecond) into the output directory, and a PNG of the paths with
-// gnuplot when it is installed.
+// two formulations' last-link centres, the initial mechanical energy and the largest rise above it
+// (sampled every millisecond; contacts and collisions with ε < 1 should only remove energy). Writes
+// pendulum_contact_n<n>.csv (t, OS x, y, NMC x, y of the last sphere's centre, every millisecond) into the
+// output directory, and a PNG of the paths with gnuplot when it is installed.
 //
 // Usage: pendulum_contact [--quick] [--seconds T] [--out DIR]
 //   --quick     300 steps of n = 3 and 6 (for CI)
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include <treedyn/algorithms/forward_kinematics.hpp>
+#include <treedyn/algorithms/rnea.hpp>
 #include <treedyn/contact/contact_step.hpp>
 #include <treedyn/contact/geometry.hpp>
 #include <treedyn/model/robots/sphere_pendulum.hpp>
@@ -45,7 +47,22 @@ struct Run {
   int max_lcp = 0;                   ///< the largest LCP solved
   int max_contacts = 0;
   std::vector<Eigen::Vector2d> path;  ///< the last sphere's centre every `sample` steps
+  double energy0 = 0.0;              ///< the initial mechanical energy
+  double max_gain = 0.0;             ///< the largest rise of the energy above its initial value
 };
+
+/// Kinetic plus potential energy of the state whose placements are in data (body velocities by RNEA's
+/// outward pass).
+double energy(const Model<double>& model, Data<double>& data, const VectorX& q, const VectorX& v) {
+  rnea(model, data, q, v, VectorX::Zero(model.nv()));
+  double e = 0.0;
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const RigidInertia<double>& I = model.inertia(i);
+    const Eigen::Vector3d com = data.X_world[i].r + data.X_world[i].E.transpose() * I.com();
+    e += 0.5 * data.v[i].dot(I.matrix() * data.v[i]) - I.m * model.gravity().dot(com);
+  }
+  return e;
+}
 
 /// Simulates `steps` steps of one formulation from (q, v), sampling the last sphere's centre.
 Run simulate(const Model<double>& model, const CollisionGeometry<double>& geometry,
@@ -64,6 +81,9 @@ Run simulate(const Model<double>& model, const CollisionGeometry<double>& geomet
   for (int step = 0; step <= steps; ++step) {
     forward_kinematics(model, data, q);
     if (step % sample == 0) {
+      const double e = energy(model, data, q, v);
+      if (step == 0) run.energy0 = e;
+      run.max_gain = std::max(run.max_gain, e - run.energy0);
       const Eigen::Vector3d c = data.X_world[last].r + data.X_world[last].E.transpose() * Eigen::Vector3d(0, -radius, 0);
       run.path.emplace_back(c.x(), c.y());
     }
@@ -111,8 +131,8 @@ int main(int argc, char** argv) {
 
   std::printf("Jain (n.d.) Table 2 LCP sizes (n_u = %d contacts, n_f = %d) and %d steps of %.1f ms (%.3f s)\n\n", n_u,
               n_f, steps, dt * 1e3, steps * dt);
-  std::printf("|  n | LCP OS | LCP NMC/OS | LCP NMC | OS s/sim-s | NMC/OS s/sim-s | speed-up | max LCP OS | max LCP NMC/OS | max |Δ tip| m |\n");
-  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("|  n | LCP OS | LCP NMC/OS | LCP NMC | OS s/sim-s | NMC/OS s/sim-s | speed-up | max LCP OS | max LCP NMC/OS | max |Δ tip| m | energy J: start, largest rise OS / NMC/OS |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   bool ok = true;
   for (const int n : links) {
     const robots::SpherePendulum<double> p(n);
@@ -124,9 +144,9 @@ int main(int argc, char** argv) {
     double deviation = 0.0;
     const std::size_t samples = std::min(os.path.size(), nmc.path.size());
     for (std::size_t k = 0; k < samples; ++k) deviation = std::max(deviation, (os.path[k] - nmc.path[k]).norm());
-    std::printf("| %2d | %d | %d | %d | %.3g | %.3g | %.2f | %d | %d | %.2e |\n", n, contact_rows, n_b + contact_rows,
-                p.nmc.nv() + n_b + contact_rows, os.seconds / simulated, nmc.seconds / simulated,
-                nmc.seconds / os.seconds, os.max_lcp, nmc.max_lcp, deviation);
+    std::printf("| %2d | %d | %d | %d | %.3g | %.3g | %.2f | %d | %d | %.2e | %.1f, %.2g / %.2g |\n", n, contact_rows,
+                n_b + contact_rows, p.nmc.nv() + n_b + contact_rows, os.seconds / simulated, nmc.seconds / simulated,
+                nmc.seconds / os.seconds, os.max_lcp, nmc.max_lcp, deviation, os.energy0, os.max_gain, nmc.max_gain);
 
     const std::string stem = out + "/pendulum_contact_n" + std::to_string(n);
     if (FILE* csv = std::fopen((stem + ".csv").c_str(), "w")) {

@@ -2,7 +2,10 @@
 // workspaces sized once for larger problems than they solve (the number of contacts changes every step).
 #include "no_alloc/no_alloc_support.hpp"
 
+#include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
+#include "treedyn/contact/geometry.hpp"
+#include "treedyn/model/robots/pendulum.hpp"
 #include "treedyn/contact/lemke.hpp"
 
 namespace {
@@ -50,7 +53,31 @@ void require_contact_lcp_allocation_free() {
   }
 }
 
+template <class T>
+void require_detect_contacts_allocation_free() {
+  const Model<T> model = robots::pendulum<T>(4);
+  Data<T> data(model);
+  std::vector<Shape<T>> shapes{Shape<T>::plane(world, Vector3<T>::Zero(), Vector3<T>::UnitY()),
+                               Shape<T>::capsule(3, Vector3<T>::Zero(), Vector3<T>(T(0), T(-1), T(0)), T(0.5)),
+                               Shape<T>::box(2, Vector3<T>::Zero(), Matrix3<T>::Identity(), Vector3<T>::Constant(T(0.2)))};
+  for (int k = 0; k < 2; ++k) shapes.push_back(Shape<T>::sphere(k, Vector3<T>(T(0), T(-1), T(0)), T(1.5)));
+  const CollisionGeometry<T> geometry(model, shapes);
+  std::vector<Contact<T>> contacts;
+  contacts.reserve(static_cast<std::size_t>(geometry.max_contacts()));
+  const Eigen::Matrix<T, Eigen::Dynamic, 1> q = Eigen::Matrix<T, Eigen::Dynamic, 1>::Constant(4, T(0.3));
+  forward_kinematics(model, data, q);
+  for (int call = 0; call < 2; ++call) {
+    int found = 0;
+    CHECK(allocations_in([&] { found = detect_contacts(model, data, geometry, contacts, T(100)); }) == 0);
+    CHECK(found == geometry.max_contacts());  // the margin admits every feature
+  }
+}
+
 }  // namespace
+
+TEMPLATE_TEST_CASE("detect_contacts does not allocate", "[no_alloc]", float, double) {
+  require_detect_contacts_allocation_free<TestType>();
+}
 
 TEMPLATE_TEST_CASE("contact_lcp does not allocate", "[no_alloc]", float, double) {
   require_contact_lcp_allocation_free<TestType>();

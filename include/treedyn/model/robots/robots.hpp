@@ -2,7 +2,8 @@
 //
 // humanoid30, chain30 (Featherstone (2005) §6), arm7 (Franka Emika Panda, Gaz et al. RA-L 2019), puma560
 // (Armstrong, Khatib, Burdick ICRA 1986 via Corke's mdl_puma560akb), two_link and collinear_masses (Ascher,
-// Pai & Cloutier (1996) Examples 1–3), pendulum (Jain (n.d.) §8), random_tree (tests); see docs/references.md.
+// Pai & Cloutier (1996) Examples 1–3), pendulum and SpherePendulum (Jain (n.d.) §8; the latter with its contact
+// geometry and non-minimal form), random_tree (tests); see docs/references.md.
 // Each header cites its source and its numbers. Each function builds (and allocates) a Model<Scalar>;
 // call them once, outside hot loops.
 #pragma once
@@ -14,4 +15,5 @@
 #include "treedyn/model/robots/pendulum.hpp"
 #include "treedyn/model/robots/puma560.hpp"
 #include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/model/robots/sphere_pendulum.hpp"
 #include "treedyn/model/robots/two_link.hpp"

@@ -1,0 +1,174 @@
+// pendulum_contact: Jain (n.d.) §8 — the multi-link pendulum falling against a floor and a wall,
+// simulated in minimal coordinates (OS) and with free bodies and hinge constraints (NMC/OS), and the LCP
+// sizes of Table 2.
+//
+// For n = 3, 6, 12, 15, 24, 30 links (robots::SpherePendulum: 1 kg spheres of radius 12/(2n) m, base
+// hinge 10 m up, wall 4 m away, g = 9.8) prints Table 2's LCP sizes for four contacts and four friction
+// directions — OS n_u(n_f + 2), NMC/OS n_b + n_u(n_f + 2), NMC 6n + n_b + n_u(n_f + 2) — computed from
+// the models, then simulates both formulations from the paper's initial state with contact_step
+// (Δt = 0.1 ms, μ = 0.5, ε = 0.7, n_f = 4; contacts from detect_contacts with a 5 mm margin, so a step
+// can close a gap it is about to cross) and prints the wall time per simulated second of each, the
+// NMC/OS-to-OS ratio (Jain's "speed-up"), the largest LCP solved and the largest distance between the
+// two formulations' last-link centres, the initial mechanical energy and the largest rise above it
+// (sampled every millisecond; contacts and collisions with ε < 1 should only remove energy). Writes
+// pendulum_contact_n<n>.csv (t, OS x, y, NMC x, y of the last sphere's centre, every millisecond) into the
+// output directory, and a PNG of the paths with gnuplot when it is installed.
+//
+// Usage: pendulum_contact [--quick] [--seconds T] [--out DIR]
+//   --quick     300 steps of n = 3 and 6 (for CI)
+//   --seconds   simulated time per run (default 1 s)
+//   --out       directory for the CSV and PNG files (default: the current directory)
+// Exits non-zero when a step fails or a state is not finite. The paper's times come from PATH and Bullet
+// on unknown hardware; only the trend (the speed-up growing with n) is comparable.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <treedyn/algorithms/forward_kinematics.hpp>
+#include <treedyn/algorithms/rnea.hpp>
+#include <treedyn/contact/contact_step.hpp>
+#include <treedyn/contact/geometry.hpp>
+#include <treedyn/model/robots/sphere_pendulum.hpp>
+
+namespace {
+
+using namespace treedyn;
+using Clock = std::chrono::steady_clock;
+using VectorX = Eigen::VectorXd;
+
+struct Run {
+  bool ok = true;
+  double seconds = 0.0;              ///< wall time of the steps (detection included)
+  int max_lcp = 0;                   ///< the largest LCP solved
+  int max_contacts = 0;
+  std::vector<Eigen::Vector2d> path;  ///< the last sphere's centre every `sample` steps
+  double energy0 = 0.0;              ///< the initial mechanical energy
+  double max_gain = 0.0;             ///< the largest rise of the energy above its initial value
+};
+
+/// Kinetic plus potential energy of the state whose placements are in data (body velocities by RNEA's
+/// outward pass).
+double energy(const Model<double>& model, Data<double>& data, const VectorX& q, const VectorX& v) {
+  rnea(model, data, q, v, VectorX::Zero(model.nv()));
+  double e = 0.0;
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const RigidInertia<double>& I = model.inertia(i);
+    const Eigen::Vector3d com = data.X_world[i].r + data.X_world[i].E.transpose() * I.com();
+    e += 0.5 * data.v[i].dot(I.matrix() * data.v[i]) - I.m * model.gravity().dot(com);
+  }
+  return e;
+}
+
+/// Simulates `steps` steps of one formulation from (q, v), sampling the last sphere's centre.
+Run simulate(const Model<double>& model, const CollisionGeometry<double>& geometry,
+             const std::vector<BilateralConstraint<double>>& hinges, VectorX q, VectorX v, double radius, int steps,
+             int sample) {
+  const double dt = 1e-4, margin = 5e-3;
+  const ContactProperties<double> props{0.5, 0.7, 4};
+  Data<double> data(model);
+  ContactStepWorkspace<double, Dynamic> ws(model, geometry.max_contacts(), 4, hinges);
+  std::vector<Contact<double>> contacts;
+  contacts.reserve(static_cast<std::size_t>(geometry.max_contacts()));
+  const VectorX tau = VectorX::Zero(model.nv());
+  const int last = model.nbodies() - 1;
+  Run run;
+  const Clock::time_point start = Clock::now();
+  for (int step = 0; step <= steps; ++step) {
+    forward_kinematics(model, data, q);
+    if (step % sample == 0) {
+      const double e = energy(model, data, q, v);
+      if (step == 0) run.energy0 = e;
+      run.max_gain = std::max(run.max_gain, e - run.energy0);
+      const Eigen::Vector3d c = data.X_world[last].r + data.X_world[last].E.transpose() * Eigen::Vector3d(0, -radius, 0);
+      run.path.emplace_back(c.x(), c.y());
+    }
+    if (step == steps) break;
+    detect_contacts(model, data, geometry, contacts, margin, props);
+    const ContactStepStatus<double>& status = contact_step(model, data, ws, q, v, tau, contacts, dt);
+    if (!status.ok() || !ws.q_next.allFinite() || !ws.v_next.allFinite()) {
+      std::fprintf(stderr, "step %d failed (status code %d, phase %d, %zu contacts)\n", step,
+                   static_cast<int>(status.code), static_cast<int>(status.phase), contacts.size());
+      run.ok = false;
+      break;
+    }
+    if (ws.lcp_size() > run.max_lcp) run.max_lcp = ws.lcp_size();
+    if (static_cast<int>(contacts.size()) > run.max_contacts) run.max_contacts = static_cast<int>(contacts.size());
+    q = ws.q_next;
+    v = ws.v_next;
+  }
+  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return run;
+}
+
+bool have_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  double sim_seconds = 1.0;
+  std::string out = ".";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) sim_seconds = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--seconds T] [--out DIR]\n", argv[0]);
+      return 2;
+    }
+  }
+  const double dt = 1e-4;
+  const int steps = quick ? 300 : static_cast<int>(std::lround(sim_seconds / dt));
+  const int sample = 10;  // every millisecond
+  const std::vector<int> links = quick ? std::vector<int>{3, 6} : std::vector<int>{3, 6, 12, 15, 24, 30};
+  const bool plot = have_gnuplot();
+  const int n_u = 4, n_f = 4;
+
+  std::printf("Jain (n.d.) Table 2 LCP sizes (n_u = %d contacts, n_f = %d) and %d steps of %.1f ms (%.3f s)\n\n", n_u,
+              n_f, steps, dt * 1e3, steps * dt);
+  std::printf("|  n | LCP OS | LCP NMC/OS | LCP NMC | OS s/sim-s | NMC/OS s/sim-s | speed-up | max LCP OS | max LCP NMC/OS | max |Δ tip| m | energy J: start, largest rise OS / NMC/OS |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  bool ok = true;
+  for (const int n : links) {
+    const robots::SpherePendulum<double> p(n);
+    const int contact_rows = n_u * (n_f + 2), n_b = p.hinge_rows();
+    const Run os = simulate(p.os, p.os_geometry, {}, p.os_q, p.os_v, p.radius, steps, sample);
+    const Run nmc = simulate(p.nmc, p.nmc_geometry, p.hinges, p.nmc_q, p.nmc_v, p.radius, steps, sample);
+    ok = ok && os.ok && nmc.ok;
+    const double simulated = steps * dt;
+    double deviation = 0.0;
+    const std::size_t samples = std::min(os.path.size(), nmc.path.size());
+    for (std::size_t k = 0; k < samples; ++k) deviation = std::max(deviation, (os.path[k] - nmc.path[k]).norm());
+    std::printf("| %2d | %d | %d | %d | %.3g | %.3g | %.2f | %d | %d | %.2e | %.1f, %.2g / %.2g |\n", n, contact_rows,
+                n_b + contact_rows, p.nmc.nv() + n_b + contact_rows, os.seconds / simulated, nmc.seconds / simulated,
+                nmc.seconds / os.seconds, os.max_lcp, nmc.max_lcp, deviation, os.energy0, os.max_gain, nmc.max_gain);
+
+    const std::string stem = out + "/pendulum_contact_n" + std::to_string(n);
+    if (FILE* csv = std::fopen((stem + ".csv").c_str(), "w")) {
+      std::fprintf(csv, "t,os_x,os_y,nmc_x,nmc_y\n");
+      for (std::size_t k = 0; k < samples; ++k)
+        std::fprintf(csv, "%.4f,%.9f,%.9f,%.9f,%.9f\n", static_cast<double>(k * sample) * dt, os.path[k].x(),
+                     os.path[k].y(), nmc.path[k].x(), nmc.path[k].y());
+      std::fclose(csv);
+    } else {
+      std::fprintf(stderr, "cannot write %s.csv\n", stem.c_str());
+      ok = false;
+    }
+    if (plot) {
+      const std::string cmd = "gnuplot -e \"set terminal png size 800,600; set output '" + stem +
+                              ".png'; set datafile separator ','; set size ratio -1; set key top left; "
+                              "set title 'last link centre, n = " + std::to_string(n) +
+                              "'; set xlabel 'x (m)'; set ylabel 'y (m)'; plot '" + stem +
+                              ".csv' using 2:3 with lines title 'OS', '' using 4:5 with lines dt 2 title 'NMC/OS'\"";
+      if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "gnuplot failed for n = %d\n", n);
+    }
+  }
+  std::printf("\nCSV%s in %s (pendulum_contact_n<n>.*)\n", plot ? " and PNG files" : " files (no gnuplot: no PNG)",
+              out.c_str());
+  return ok ? 0 : 1;
+}

@@ -37,6 +37,12 @@ constexpr const char* model_class_name() noexcept {
   return sizeof(S) == 4 ? "ModelF32" : "Model";
 }
 
+/// A type passed as a value (to choose a workspace type in a generic lambda).
+template <class T>
+struct Tag {
+  using type = T;
+};
+
 /// What a batched call reported (parallel/batch.hpp's BatchStatus, kept here so this header stays light).
 struct BatchReport {
   int failures = 0;

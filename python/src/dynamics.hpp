@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common.hpp"
 #include "treedyn/algorithms/aba.hpp"
@@ -81,51 +82,38 @@ void bind_dynamics(py::module_& m) {
           "model.last_status as in rnea.")
           .c_str());
 
-  const auto forward = [&](const char* name, auto kernel, const char* text) {
+  // Forward dynamics: `kernel` is the algorithm, `status` the Data member holding its status.
+  const auto forward = [&](const char* name, auto kernel, FactorStatus Data<S>::*status, const char* text) {
     m.def(
         name,
-        [name, kernel](H& h, const py::object& q, const py::object& v, const py::object& tau, const py::object& f_ext,
-                       const py::object& out) {
+        [name, kernel, status](H& h, const py::object& q, const py::object& v, const py::object& tau,
+                               const py::object& f_ext, const py::object& out) {
           return dof_call<S>(name, h, q, v, "tau", tau, f_ext, out,
                              [&](auto& model, auto& data, auto& qm, auto& vm, auto& tm, auto& fm) -> const auto& {
-                               return kernel(h, model, data, qm, vm, tm, fm);
+                               const auto& qdd = kernel(model, data, qm, vm, tm, fm);
+                               h.last_status = data.*status;
+                               return qdd;
                              });
         },
         py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::kw_only(), py::arg("f_ext") = py::none(),
         py::arg("out") = py::none(), doc(text).c_str());
   };
   forward(
-      "aba",
-      [](H& h, const Model<S>& model, Data<S>& data, const VectorIn<S>& q, const VectorIn<S>& v, const VectorIn<S>& tau,
-         const ForceRows<S>& f) -> const VectorN<S, Dynamic>& {
-        const auto& qdd = treedyn::aba(model, data, q, v, tau, f);
-        h.last_status = data.aba_status;
-        return qdd;
-      },
+      "aba", [](auto&&... a) -> const auto& { return treedyn::aba(std::forward<decltype(a)>(a)...); }, &Data<S>::aba_status,
       "aba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
       "Forward dynamics by the articulated-body algorithm: qdd (nv,) = H(q)^-1 (tau - C(q, v)), tau (nv,) in\n"
       "N or N m. f_ext and out as in rnea. model.last_status: non_positive_pivot naming the BODY whose joint\n"
       "pivot D_i is not positive definite, or invalid_configuration; qdd is then NaN.");
   forward(
-      "modified_aba",
-      [](H& h, const Model<S>& model, Data<S>& data, const VectorIn<S>& q, const VectorIn<S>& v, const VectorIn<S>& tau,
-         const ForceRows<S>& f) -> const VectorN<S, Dynamic>& {
-        const auto& qdd = treedyn::modified_aba(model, data, q, v, tau, f);
-        h.last_status = data.aba_status;
-        return qdd;
-      },
+      "modified_aba", [](auto&&... a) -> const auto& { return treedyn::modified_aba(std::forward<decltype(a)>(a)...); },
+      &Data<S>::aba_status,
       "modified_aba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
       "Forward dynamics by the modified articulated-body algorithm (joint pivots formed without the\n"
       "cancellation of the ABA when a parent's and a child's joint axes (nearly) coincide: more accurate in\n"
       "float32 on such chains). Arguments, result and model.last_status as in aba.");
   forward(
-      "forward_dynamics_crba",
-      [](H& h, const Model<S>& model, Data<S>& data, const VectorIn<S>& q, const VectorIn<S>& v, const VectorIn<S>& tau,
-         const ForceRows<S>& f) -> const VectorN<S, Dynamic>& {
-        const auto& qdd = treedyn::forward_dynamics_crba(model, data, q, v, tau, f);
-        h.last_status = data.factor_status;
-        return qdd;
-      },
+      "forward_dynamics_crba", [](auto&&... a) -> const auto& { return treedyn::forward_dynamics_crba(std::forward<decltype(a)>(a)...); },
+      &Data<S>::factor_status,
       "forward_dynamics_crba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
       "Forward dynamics by the CRBA and the sparse LTDL factorization of H: qdd = H^-1 (tau - C).\n"
       "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"

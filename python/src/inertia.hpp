@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "common.hpp"
 #include "treedyn/algorithms/crba.hpp"
@@ -52,38 +53,38 @@ void bind_inertia(py::module_& m) {
           "algorithm (kg m^2, kg m or kg by the joints' units). out: optional preallocated C-contiguous (nv, nv)\n"
           "array. model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (H is NaN).")
           .c_str());
-  m.def(
-      "minverse_ltdl",
-      [](H& h, const py::object& q, const py::object& out) {
-        return square_call<S>("minverse_ltdl", h, q, out, [&](const VectorIn<S>& qm, auto& dst) {
-          if (!h.minverse_ltdl_ws) h.minverse_ltdl_ws = std::make_shared<MinverseLtdlWorkspace<S>>(h.model);
-          auto& ws = *static_cast<MinverseLtdlWorkspace<S>*>(h.minverse_ltdl_ws.get());
-          dst = treedyn::minverse_ltdl(h.model, h.data, ws, qm);
-          h.last_status = h.data.factor_status;
-        });
-      },
-      py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = py::none(),
-      doc("minverse_ltdl(model, q, *, out=None) -> Minv\n\n"
-          "H(q)^-1 (nv, nv), full and symmetric, from the CRBA and the sparse LTDL factorization of H.\n"
-          "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"
-          "invalid_configuration; Minv is then NaN.")
-          .c_str());
-  m.def(
-      "minverse_aba",
-      [](H& h, const py::object& q, const py::object& out) {
-        return square_call<S>("minverse_aba", h, q, out, [&](const VectorIn<S>& qm, auto& dst) {
-          if (!h.minverse_aba_ws) h.minverse_aba_ws = std::make_shared<MinverseAbaWorkspace<S>>(h.model);
-          auto& ws = *static_cast<MinverseAbaWorkspace<S>*>(h.minverse_aba_ws.get());
-          dst = treedyn::minverse_aba(h.model, h.data, ws, qm);
-          h.last_status = ws.status;
-        });
-      },
-      py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = py::none(),
-      doc("minverse_aba(model, q, *, out=None) -> Minv\n\n"
-          "H(q)^-1 (nv, nv), full and symmetric, by the articulated-body recursion (never forms H).\n"
-          "model.last_status: non_positive_pivot naming the BODY whose joint pivot is not positive definite, or\n"
-          "invalid_configuration; Minv is then NaN.")
-          .c_str());
+  // The inverses: `Workspace` made on first use in `slot`; status(data, ws) is the call's status.
+  const auto inverse = [&](const char* name, auto workspace_tag, std::shared_ptr<void> H::*slot, auto kernel, auto status,
+                           const char* text) {
+    using Workspace = typename decltype(workspace_tag)::type;
+    m.def(
+        name,
+        [name, slot, kernel, status](H& h, const py::object& q, const py::object& out) {
+          return square_call<S>(name, h, q, out, [&](const VectorIn<S>& qm, auto& dst) {
+            if (!(h.*slot)) h.*slot = std::make_shared<Workspace>(h.model);
+            auto& ws = *static_cast<Workspace*>((h.*slot).get());
+            dst = kernel(h.model, h.data, ws, qm);
+            h.last_status = status(h.data, ws);
+          });
+        },
+        py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = py::none(), doc(text).c_str());
+  };
+  inverse(
+      "minverse_ltdl", Tag<MinverseLtdlWorkspace<S>>{}, &H::minverse_ltdl_ws,
+      [](auto&&... a) -> const auto& { return treedyn::minverse_ltdl(std::forward<decltype(a)>(a)...); },
+      [](const Data<S>& data, const auto&) { return data.factor_status; },
+      "minverse_ltdl(model, q, *, out=None) -> Minv\n\n"
+      "H(q)^-1 (nv, nv), full and symmetric, from the CRBA and the sparse LTDL factorization of H.\n"
+      "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"
+      "invalid_configuration; Minv is then NaN.");
+  inverse(
+      "minverse_aba", Tag<MinverseAbaWorkspace<S>>{}, &H::minverse_aba_ws,
+      [](auto&&... a) -> const auto& { return treedyn::minverse_aba(std::forward<decltype(a)>(a)...); },
+      [](const Data<S>&, const auto& ws) { return ws.status; },
+      "minverse_aba(model, q, *, out=None) -> Minv\n\n"
+      "H(q)^-1 (nv, nv), full and symmetric, by the articulated-body recursion (never forms H).\n"
+      "model.last_status: non_positive_pivot naming the BODY whose joint pivot is not positive definite, or\n"
+      "invalid_configuration; Minv is then NaN.");
 }
 
 }  // namespace treedyn::python

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
@@ -43,6 +45,25 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
     value_error(std::string(call) + ": body " + std::to_string(body) + " is not below model.nbodies = " +
                 std::to_string(model.nbodies()));
   return {body, Transform<S>::identity()};
+}
+
+/// Runs forward kinematics on q with the GIL released and the model locked, then write(X_world, R, p)
+/// fills the placements R (shape R_shape) and p (shape p_shape); returns (R, p).
+template <class S, class Write>
+py::tuple placements(const char* call, ModelHandle<S>& h, const py::handle& q, std::vector<py::ssize_t> R_shape,
+                     std::vector<py::ssize_t> p_shape, Write write) {
+  const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+  py::array_t<S> R(std::move(R_shape)), p(std::move(p_shape));
+  S* Rd = R.mutable_data();
+  S* pd = p.mutable_data();
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(h.mutex);
+    const auto& X = treedyn::forward_kinematics(h.model, h.data, qm);
+    h.last_status = h.data.config_status;
+    write(X, Rd, pd);
+  }
+  return py::make_tuple(R, p);
 }
 
 template <class S>
@@ -96,19 +117,10 @@ void bind_scalar(py::module_& m) {
   m.def(
       "forward_kinematics",
       [](H& h, const py::object& q) {
-        const VectorIn<S> qm = vector_in<S>("forward_kinematics", "q", q, h.model.nq(), "model.nq");
         const py::ssize_t nb = h.model.nbodies();
-        py::array_t<S> R({nb, py::ssize_t{3}, py::ssize_t{3}}), p({nb, py::ssize_t{3}});
-        S* Rd = R.mutable_data();
-        S* pd = p.mutable_data();
-        {
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(h.mutex);
-          const auto& X = treedyn::forward_kinematics(h.model, h.data, qm);
-          h.last_status = h.data.config_status;
-          for (int i = 0; i < h.model.nbodies(); ++i) write_placement(X[i], Rd + 9 * i, pd + 3 * i);
-        }
-        return py::make_tuple(R, p);
+        return placements<S>("forward_kinematics", h, q, {nb, 3, 3}, {nb, 3}, [&](const auto& X, S* R, S* p) {
+          for (int i = 0; i < h.model.nbodies(); ++i) write_placement(X[i], R + 9 * i, p + 3 * i);
+        });
       },
       py::arg("model"), py::arg("q"),
       doc("forward_kinematics(model, q) -> (R, p)\n\n"
@@ -119,19 +131,10 @@ void bind_scalar(py::module_& m) {
   m.def(
       "frame_placement",
       [](H& h, const py::object& q, const py::object& frame) {
-        const VectorIn<S> qm = vector_in<S>("frame_placement", "q", q, h.model.nq(), "model.nq");
         const auto f = frame_arg<S>("frame_placement", h.model, frame);
-        py::array_t<S> R({py::ssize_t{3}, py::ssize_t{3}}), p(py::ssize_t{3});
-        S* Rd = R.mutable_data();
-        S* pd = p.mutable_data();
-        {
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(h.mutex);
-          const auto& X = treedyn::forward_kinematics(h.model, h.data, qm);
-          h.last_status = h.data.config_status;
-          write_placement(Transform<S>(f.second * X[f.first]), Rd, pd);
-        }
-        return py::make_tuple(R, p);
+        return placements<S>("frame_placement", h, q, {3, 3}, {3}, [&](const auto& X, S* R, S* p) {
+          write_placement(Transform<S>(f.second * X[f.first]), R, p);
+        });
       },
       py::arg("model"), py::arg("q"), py::arg("frame"),
       doc("frame_placement(model, q, frame) -> (R, p)\n\n"

@@ -59,6 +59,14 @@ py::array_t<double> to_numpy3(const V& v) {
   return out;
 }
 
+/// [item(i) for i in range(n)].
+template <class Item>
+py::list list_of(int n, Item item) {
+  py::list out;
+  for (int i = 0; i < n; ++i) out.append(item(i));
+  return out;
+}
+
 template <class Array>
 py::list int_list(const Array& a) {
   py::list out;
@@ -198,42 +206,25 @@ void bind_model_class(py::module_& m) {
                              "expanded per-DoF parent array (the sparsity pattern of H)")
       .def_property_readonly(
           "q_offsets",
-          [](const H& h) {
-            py::list l;
-            for (int i = 0; i < h.model.nbodies(); ++i) l.append(h.model.q_offset(i));
-            return l;
-          },
+          [](const H& h) { return list_of(h.model.nbodies(), [&](int i) { return h.model.q_offset(i); }); },
           "first entry of each body's joint in q")
       .def_property_readonly(
           "v_offsets",
-          [](const H& h) {
-            py::list l;
-            for (int i = 0; i < h.model.nbodies(); ++i) l.append(h.model.v_offset(i));
-            return l;
-          },
+          [](const H& h) { return list_of(h.model.nbodies(), [&](int i) { return h.model.v_offset(i); }); },
           "first entry of each body's joint in v, qdd, tau")
       .def_property_readonly(
           "body_names",
-          [](const H& h) {
-            py::list l;
-            for (int i = 0; i < h.model.nbodies(); ++i) l.append(h.model.name(i));
-            return l;
-          },
+          [](const H& h) { return list_of(h.model.nbodies(), [&](int i) { return h.model.name(i); }); },
           "names of the moving bodies")
       .def_property_readonly(
           "joint_names",
-          [](const H& h) {
-            py::list l;
-            for (int i = 0; i < h.model.nbodies(); ++i) l.append(h.model.joint_name(i));
-            return l;
-          },
+          [](const H& h) { return list_of(h.model.nbodies(), [&](int i) { return h.model.joint_name(i); }); },
           "names of the joints (joint i moves body i)")
       .def_property_readonly(
           "frame_names",
           [](const H& h) {
-            py::list l;
-            for (const Frame<S>& f : h.model.frames()) l.append(f.name);
-            return l;
+            const auto& frames = h.model.frames();
+            return list_of(static_cast<int>(frames.size()), [&](int i) { return frames[static_cast<std::size_t>(i)].name; });
           },
           "named frames: one per moving body and one per merged fixed body")
       .def(

@@ -31,13 +31,13 @@ void write_placement(const Transform<S>& X, S* R, S* p) {
   }
 }
 
-/// The frame named by `frame` (a str) or body `frame` (an int, placement identity) of the model.
+/// The frame named by `frame` (a str; its body is no_parent when it is fixed on the base) or body `frame`
+/// (an int, placement identity) of the model: (body, ^frame X_body).
 template <class S>
 std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, const py::handle& frame) {
   if (py::isinstance<py::str>(frame)) {
     const Frame<S>& f = model.frame(frame.cast<std::string>());
-    if (f.body == no_parent) value_error(std::string(call) + ": frame '" + f.name + "' is fixed on the base");
-    return {f.body, f.placement};
+    return {f.body, f.placement};  // body no_parent: a frame fixed on the base
   }
   if (!py::isinstance<py::int_>(frame)) value_error(std::string(call) + ": argument 'frame' must be a frame name or a body index");
   const int body = frame.cast<int>();
@@ -133,7 +133,7 @@ void bind_scalar(py::module_& m) {
       [](H& h, const py::object& q, const py::object& frame) {
         const auto f = frame_arg<S>("frame_placement", h.model, frame);
         return placements<S>("frame_placement", h, q, {3, 3}, {3}, [&](const auto& X, S* R, S* p) {
-          write_placement(Transform<S>(f.second * X[f.first]), R, p);
+          write_placement(f.first == no_parent ? f.second : Transform<S>(f.second * X[f.first]), R, p);
         });
       },
       py::arg("model"), py::arg("q"), py::arg("frame"),
@@ -156,10 +156,14 @@ void bind_scalar(py::module_& m) {
           py::gil_scoped_release release;
           const std::lock_guard<std::mutex> lock(h.mutex);
           treedyn::forward_kinematics(h.model, h.data, qm);
-          const auto& Jm = treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref);
           h.last_status = h.data.config_status;
-          for (int r = 0; r < 6; ++r)
-            for (py::ssize_t c = 0; c < nv; ++c) Jd[r * nv + c] = Jm(r, c);
+          if (f.first == no_parent) {  // a frame fixed on the base does not move
+            std::fill(Jd, Jd + 6 * nv, S(0));
+          } else {
+            const auto& Jm = treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref);
+            for (int r = 0; r < 6; ++r)
+              for (py::ssize_t c = 0; c < nv; ++c) Jd[r * nv + c] = Jm(r, c);
+          }
         }
         return J;
       },
@@ -168,7 +172,7 @@ void bind_scalar(py::module_& m) {
           "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
           "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
           "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
-          "base are zero.")
+          "base are zero (all of them for a frame fixed on the base).")
           .c_str());
 }
 

@@ -77,7 +77,7 @@ def test_external_forces_enter_through_the_body_jacobian(robot):
     assert np.abs(as64(tau) - expected).max() <= 256 * n * eps(dt) * (np.abs(tau0).max() + 1)
 
 
-def test_frame_jacobian_is_the_derivative_of_the_placement(dtype):
+def test_frame_jacobian_is_the_derivative_of_the_placement():
     model = treedyn.robots.arm7(np.float64)
     q = treedyn.random_configuration(model, 5)
     v = np.linspace(-1, 1, model.nv)
@@ -87,6 +87,9 @@ def test_frame_jacobian_is_the_derivative_of_the_placement(dtype):
     _, p1 = treedyn.frame_placement(model, treedyn.integrate(model, q, v, h), frame)
     _, p0 = treedyn.frame_placement(model, treedyn.integrate(model, q, v, -h), frame)
     assert np.abs((p1 - p0) / (2 * h) - (J @ v)[3:]).max() < 1e-7
+    R0, p = treedyn.frame_placement(model, q, 0)
+    R, p_fk = treedyn.forward_kinematics(model, q)
+    assert np.array_equal(R0, R[0]) and np.array_equal(p, p_fk[0])
 
 
 def test_configuration_space(robot):
@@ -214,3 +217,21 @@ def test_urdf_robot_matches_the_built_in_one():
     assert np.abs(as64(H32) - H).max() <= 1e3 * eps(np.float32) * np.abs(H).max() * np.linalg.cond(H)
     with pytest.raises(ValueError, match="treedyn::urdf"):
         treedyn.load_urdf("<robot name='x'><link name='a'/><joint name='j' type='revolute'/></robot>")
+
+
+def test_named_frames_on_merged_bodies():
+    b = treedyn.ModelBuilder()
+    b.add_body(-1, treedyn.Joint.fixed(), translation=[0, 0, 1], name="table")
+    link = b.add_body(0, treedyn.Joint.revolute([0, 0, 1]), mass=1.0, com=[0.5, 0, 0], inertia=0.01 * np.eye(3),
+                      name="link")
+    b.add_body(link, treedyn.Joint.fixed(), translation=[1, 0, 0], name="tool")
+    m = b.build()
+    assert m.nbodies == 1 and set(m.frame_names) == {"table", "link", "tool"}
+    q = np.array([np.pi / 2])
+    R, p = treedyn.frame_placement(m, q, "table")
+    assert np.allclose(R, np.eye(3)) and np.allclose(p, [0, 0, 1])
+    assert not treedyn.frame_jacobian(m, q, "table").any()
+    _, p_tool = treedyn.frame_placement(m, q, "tool")
+    assert np.allclose(p_tool, [0, 1, 1], atol=1e-15)
+    J = treedyn.frame_jacobian(m, q, "tool", "world_aligned")
+    assert np.allclose(J[:, 0], [0, 0, 1, -1, 0, 0], atol=1e-15)

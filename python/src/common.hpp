@@ -82,27 +82,32 @@ inline std::string shape_string(const py::array& a) {
   return s + (a.ndim() == 1 ? ",)" : ")");
 }
 
-/// The array `obj` when it is an ndarray of dtype S with `dims` dimensions of the given extents
-/// (-1: any); otherwise ValueError "<call>: argument '<name>' must be a numpy.ndarray of dtype <S> and shape <expected>".
+/// The array `obj` when it is an ndarray of dtype S with dims.size() dimensions of the given extents;
+/// otherwise ValueError "<call>: argument '<name>' must be a numpy.ndarray of dtype <S> and shape (<dims>)
+/// (<labels>); given …", labels naming the extents (e.g. "model.nq"). The message is formed only on failure.
 template <class S>
 py::array checked_array(const char* call, const char* name, const py::handle& obj, std::initializer_list<py::ssize_t> dims,
-                        const std::string& expected) {
-  const std::string prefix = std::string(call) + ": argument '" + name + "' must be a numpy.ndarray of dtype " +
-                             dtype_name<S>() + " and shape " + expected;
-  if (!py::isinstance<py::array>(obj)) value_error(prefix + "; given " + text(obj.get_type().attr("__name__")));
-  py::array a = py::reinterpret_borrow<py::array>(obj);
-  bool ok = py::isinstance<py::array_t<S>>(obj) && a.ndim() == static_cast<py::ssize_t>(dims.size());
-  if (ok) {
+                        const char* labels) {
+  const bool is_array = py::isinstance<py::array>(obj);
+  bool ok = is_array && py::isinstance<py::array_t<S>>(obj);
+  py::array a = is_array ? py::reinterpret_borrow<py::array>(obj) : py::array();
+  if (ok && a.ndim() == static_cast<py::ssize_t>(dims.size())) {
     py::ssize_t k = 0;
     for (py::ssize_t d : dims) {
-      if (d >= 0 && a.shape(k) != d) ok = false;
-      if (a.strides(k) % static_cast<py::ssize_t>(sizeof(S)) != 0) ok = false;
+      if (a.shape(k) != d || a.strides(k) % static_cast<py::ssize_t>(sizeof(S)) != 0) ok = false;
       ++k;
     }
+  } else {
+    ok = false;
   }
-  if (!ok)
-    value_error(prefix + "; given dtype " + text(a.dtype()) + " and shape " + shape_string(a));
-  return a;
+  if (ok) return a;
+  std::string expected = "(";
+  for (const py::ssize_t d : dims) expected += (expected.size() > 1 ? ", " : "") + std::to_string(d);
+  expected += std::string(dims.size() == 1 ? ",)" : ")") + " (" + labels + ")";
+  const std::string prefix = std::string(call) + ": argument '" + name + "' must be a numpy.ndarray of dtype " +
+                             dtype_name<S>() + " and shape " + expected + "; given ";
+  if (!is_array) value_error(prefix + text(obj.get_type().attr("__name__")));
+  value_error(prefix + "dtype " + text(a.dtype()) + " and shape " + shape_string(a));
 }
 
 template <class S>
@@ -111,15 +116,10 @@ template <class S>
 using MatrixIn = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>, 0,
                             Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
 
-/// "(7,) (model.nq)".
-inline std::string vector_shape(Eigen::Index n, const char* what) {
-  return "(" + std::to_string(n) + ",) (" + what + ")";
-}
-
 /// A 1-D input of n entries of dtype S, as a strided map (no copy).
 template <class S>
 VectorIn<S> vector_in(const char* call, const char* name, const py::handle& obj, Eigen::Index n, const char* what) {
-  const py::array a = checked_array<S>(call, name, obj, {static_cast<py::ssize_t>(n)}, vector_shape(n, what));
+  const py::array a = checked_array<S>(call, name, obj, {static_cast<py::ssize_t>(n)}, what);
   return VectorIn<S>(static_cast<const S*>(a.data()), n, Eigen::InnerStride<>(a.strides(0) / static_cast<py::ssize_t>(sizeof(S))));
 }
 
@@ -127,8 +127,8 @@ VectorIn<S> vector_in(const char* call, const char* name, const py::handle& obj,
 /// the array is column k of the map: one state per row in Python, one per column in C++). No copy.
 template <class S>
 MatrixIn<S> rows_as_columns(const char* call, const char* name, const py::handle& obj, py::ssize_t rows, py::ssize_t cols,
-                            const std::string& expected) {
-  const py::array a = checked_array<S>(call, name, obj, {rows, cols}, expected);
+                            const char* labels) {
+  const py::array a = checked_array<S>(call, name, obj, {rows, cols}, labels);
   const auto item = static_cast<py::ssize_t>(sizeof(S));
   return MatrixIn<S>(static_cast<const S*>(a.data()), a.shape(1), a.shape(0),
                      Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(0) / item, a.strides(1) / item));
@@ -137,9 +137,9 @@ MatrixIn<S> rows_as_columns(const char* call, const char* name, const py::handle
 /// An output array: `out` checked (dtype S, the given shape, C-contiguous, writeable) or a new one.
 template <class S>
 py::array_t<S> output(const char* call, const py::handle& out, std::initializer_list<py::ssize_t> dims,
-                      const std::string& expected) {
+                      const char* labels) {
   if (out.is_none()) return py::array_t<S>(std::vector<py::ssize_t>(dims));
-  const py::array a = checked_array<S>(call, "out", out, dims, expected);
+  const py::array a = checked_array<S>(call, "out", out, dims, labels);
   if (!(a.flags() & py::array::c_style) || !a.writeable())
     value_error(std::string(call) + ": argument 'out' must be C-contiguous and writeable");
   return py::reinterpret_borrow<py::array_t<S>>(out);
@@ -167,8 +167,7 @@ ForceRows<S> forces_in(const char* call, const py::handle& obj, int nbodies) {
   ForceRows<S> out;
   out.rows = nbodies;
   if (obj.is_none()) return out;
-  const std::string expected = "(" + std::to_string(nbodies) + ", 6) (model.nbodies, 6)";
-  const py::array a = checked_array<S>(call, "f_ext", obj, {nbodies, 6}, expected);
+  const py::array a = checked_array<S>(call, "f_ext", obj, {nbodies, 6}, "model.nbodies, 6");
   const auto item = static_cast<py::ssize_t>(sizeof(S));
   out.data = static_cast<const S*>(a.data());
   out.row_stride = a.strides(0) / item;

@@ -28,7 +28,7 @@ py::array_t<S> dof_call(const char* call, ModelHandle<S>& h, const py::handle& q
   const bool has_w = w_name != nullptr;
   const VectorIn<S> wm = has_w ? vector_in<S>(call, w_name, w, model.nv(), "model.nv") : vm;
   const ForceRows<S> fm = forces_in<S>(call, f_ext, model.nbodies());
-  py::array_t<S> result = output<S>(call, out, {model.nv()}, vector_shape(model.nv(), "model.nv"));
+  py::array_t<S> result = output<S>(call, out, {model.nv()}, "model.nv");
   S* dst = result.mutable_data();
   {
     py::gil_scoped_release release;
@@ -128,14 +128,11 @@ void bind_dynamics(py::module_& m) {
           value_error(std::string(call) + ": argument 'Q' must be a numpy.ndarray of dtype " + dtype_name<S>() +
                       " and shape (n, " + std::to_string(model.nq()) + ") (n, model.nq)");
         const py::ssize_t n = py::reinterpret_borrow<py::array>(Q).shape(0);
-        const auto shape = [&](int cols, const char* what) {
-          return "(" + std::to_string(n) + ", " + std::to_string(cols) + ") (n, " + what + ")";
-        };
-        const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, model.nq(), shape(model.nq(), "model.nq"));
-        const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, model.nv(), shape(model.nv(), "model.nv"));
-        const MatrixIn<S> Tm = rows_as_columns<S>(call, "T", T, n, model.nv(), shape(model.nv(), "model.nv"));
+        const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, model.nq(), "n, model.nq");
+        const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, model.nv(), "n, model.nv");
+        const MatrixIn<S> Tm = rows_as_columns<S>(call, "T", T, n, model.nv(), "n, model.nv");
         if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
-        py::array_t<S> result = output<S>(call, out, {n, model.nv()}, shape(model.nv(), "model.nv"));
+        py::array_t<S> result = output<S>(call, out, {n, model.nv()}, "n, model.nv");
         Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>> QDD(result.mutable_data(), model.nv(), n);
         {
           py::gil_scoped_release release;

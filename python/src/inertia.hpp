@@ -20,8 +20,7 @@ template <class S, class Run>
 py::array_t<S> square_call(const char* call, ModelHandle<S>& h, const py::handle& q, const py::handle& out, Run run) {
   const Model<S>& model = h.model;
   const VectorIn<S> qm = vector_in<S>(call, "q", q, model.nq(), "model.nq");
-  const std::string nv = std::to_string(model.nv());
-  py::array_t<S> result = output<S>(call, out, {model.nv(), model.nv()}, "(" + nv + ", " + nv + ") (model.nv, model.nv)");
+  py::array_t<S> result = output<S>(call, out, {model.nv(), model.nv()}, "model.nv, model.nv");
   Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>> dst(result.mutable_data(), model.nv(), model.nv());
   {
     py::gil_scoped_release release;

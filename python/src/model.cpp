@@ -127,7 +127,7 @@ void bind_builder(py::module_& m) {
   py::class_<B>(m, "ModelBuilder",
                 "Collects bodies (float64 numbers), validates each as it is added, and builds a Model or\n"
                 "ModelF32. A bad body raises ValueError naming the body and the rule broken.")
-      .def(py::init<>())
+      .def(py::init<>(), "An empty builder (gravity (0, 0, -9.81), physical inertia checks on).")
       .def(
           "add_body",
           [](B& b, int parent, const Joint<double>& joint, const py::object& rotation, const py::object& translation,
@@ -173,7 +173,7 @@ void bind_builder(py::module_& m) {
       .def("set_physical_inertia_check", &B::set_physical_inertia_check, py::arg("on"),
            "Whether add_body rejects an inertia that is not positive semidefinite or breaks the triangle\n"
            "inequality (default True).")
-      .def("__len__", &B::size)
+      .def("__len__", &B::size, "Number of bodies added (fixed ones included).")
       .def(
           "build", [](const B& b, const py::object& dtype) { return wrap_model(b.build(), dtype); },
           py::arg("dtype") = py::dtype::of<double>(),

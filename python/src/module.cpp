@@ -31,10 +31,11 @@ void bind_statuses(py::module_& m) {
                            "code: a StatusCode; row: the 0-based DoF (names_body False) or body (names_body True)\n"
                            "whose pivot failed or whose quaternion is invalid, -1 on success. bool(status) is True\n"
                            "on success.")
-      .def_property_readonly("code", [](const FactorStatus& s) { return s.code; })
-      .def_property_readonly("row", [](const FactorStatus& s) { return s.row; })
+      .def_property_readonly("code", [](const FactorStatus& s) { return s.code; }, "StatusCode")
+      .def_property_readonly("row", [](const FactorStatus& s) { return s.row; },
+                             "0-based DoF or body (see names_body) that failed; -1 on success")
       .def_property_readonly("names_body", &FactorStatus::names_body, "True when row is a body index, False for a DoF")
-      .def_property_readonly("ok", &FactorStatus::ok)
+      .def_property_readonly("ok", &FactorStatus::ok, "True on success")
       .def("__bool__", &FactorStatus::ok)
       .def("__repr__", [](const FactorStatus& s) {
         if (s.ok()) return std::string("FactorStatus(success)");
@@ -44,10 +45,11 @@ void bind_statuses(py::module_& m) {
                           "Status of the last batched call (Model.last_batch_status): failures = the number of\n"
                           "states (rows) whose computation failed (their outputs are NaN), first_failed = the\n"
                           "smallest such row (-1 if none), first_status = its FactorStatus.")
-      .def_readonly("failures", &BatchReport::failures)
-      .def_readonly("first_failed", &BatchReport::first_failed)
-      .def_readonly("first_status", &BatchReport::first_status)
-      .def_property_readonly("ok", [](const BatchReport& b) { return b.failures == 0 && b.first_status.ok(); })
+      .def_readonly("failures", &BatchReport::failures, "number of rows whose computation failed")
+      .def_readonly("first_failed", &BatchReport::first_failed, "smallest failed row, -1 if none")
+      .def_readonly("first_status", &BatchReport::first_status, "FactorStatus of that row")
+      .def_property_readonly("ok", [](const BatchReport& b) { return b.failures == 0 && b.first_status.ok(); },
+                             "True when every row succeeded")
       .def("__bool__", [](const BatchReport& b) { return b.failures == 0 && b.first_status.ok(); })
       .def("__repr__", [](const BatchReport& b) {
         return "BatchStatus(failures=" + std::to_string(b.failures) + ", first_failed=" + std::to_string(b.first_failed) + ")";

@@ -235,3 +235,35 @@ def test_named_frames_on_merged_bodies():
     assert np.allclose(p_tool, [0, 1, 1], atol=1e-15)
     J = treedyn.frame_jacobian(m, q, "tool", "world_aligned")
     assert np.allclose(J[:, 0], [0, 0, 1, -1, 0, 0], atol=1e-15)
+
+
+def test_model_structure_and_gravity(robot):
+    model, _, q, _, _ = robot
+    parents = model.parents
+    assert len(parents) == model.nbodies and all(-1 <= p < i for i, p in enumerate(parents))
+    nq = [model.joint(i).nq for i in range(model.nbodies)]
+    nv = [model.joint(i).nv for i in range(model.nbodies)]
+    assert model.q_offsets == list(np.cumsum([0] + nq[:-1])) and sum(nq) == model.nq
+    assert model.v_offsets == list(np.cumsum([0] + nv[:-1])) and sum(nv) == model.nv
+    assert [model.body_index(name) for name in model.body_names] == list(range(model.nbodies))
+    zero = np.zeros(model.nv, model.dtype)
+    g = as64(model.gravity)
+    C1 = as64(treedyn.bias(model, q, zero))
+    C2 = as64(treedyn.bias(model.with_gravity(2 * g), q, zero))
+    assert np.abs(C2 - 2 * C1).max() <= 64 * model.nv * eps(model.dtype) * (np.abs(C1).max() + 1)
+    assert not treedyn.bias(model.with_gravity([0, 0, 0]), q, zero).any()
+
+
+def test_builder_metadata():
+    b = treedyn.ModelBuilder()
+    i = b.add_body(-1, treedyn.Joint.helical([0, 0, 2], 0.1), mass=1.0, inertia=np.eye(3), name="screw")
+    b.set_joint_name(i, "j0")
+    b.set_joint_limits(i, lower=-1.0, upper=1.0)
+    b.set_gravity([0, -9.81, 0])
+    with pytest.raises(ValueError, match="lower position limit above the upper one"):
+        b.set_joint_limits(i, lower=2.0, upper=1.0)
+    m = b.build(np.float32)
+    assert isinstance(m, treedyn.ModelF32) and len(b) == 1
+    assert m.joint_names == ["j0"] and m.joint_index("j0") == 0
+    assert m.joint(0).type == treedyn.JointType.helical and np.allclose(m.joint(0).axis, [0, 0, 1])
+    assert np.array_equal(m.gravity, np.array([0, -9.81, 0], np.float32))

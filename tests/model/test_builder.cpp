@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 #include "model_test_support.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 using namespace model_test;
@@ -191,6 +193,16 @@ TEST_CASE("fixed joints merge into the parent's inertia and stay named frames", 
   const treedyn::Frame<T>& plate = model.frame("base_plate");
   CHECK(plate.body == treedyn::no_parent);
   CHECK(close_entrywise(plate.placement.motion_matrix(), X_B.motion_matrix(), tol));
+  {  // a frame fixed on the base does not move with q: its Jacobian is zero, in either reference
+    treedyn::Data<T> data(model);
+    const Eigen::Matrix<T, Eigen::Dynamic, 1> q = Eigen::Matrix<T, Eigen::Dynamic, 1>::Constant(model.nq(), T(0.3));
+    treedyn::forward_kinematics(model, data, q);
+    data.J.setOnes();
+    CHECK(treedyn::frame_jacobian(model, data, "base_plate").isZero(0));
+    data.J.setOnes();
+    CHECK(treedyn::frame_jacobian(model, data, "base_plate", treedyn::ReferenceFrame::world_aligned).isZero(0));
+    CHECK(treedyn::frame_jacobian(model, data, "tool").cwiseAbs().maxCoeff() > T(0));  // a moving frame's is not
+  }
   CHECK(model.frame("C").body == 1);
   CHECK_THROWS_WITH(model.frame("nowhere"), Contains("nowhere"));
   // the prismatic axis was normalised

@@ -56,12 +56,18 @@ const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model,
   return data.J;
 }
 
-/// The Jacobian of a named frame of the model (model.frame(name)); throws if there is no such frame.
+/// The Jacobian of a named frame of the model (model.frame(name)); throws if there is no such frame. A
+/// frame fixed on the base (body = no_parent, e.g. a world-fixed link merged by the URDF loader) does not
+/// move with q: its Jacobian is zero.
 template <class Scalar, int N>
 const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                   const std::string& frame_name,
                                                   ReferenceFrame reference = ReferenceFrame::local) {
   const Frame<Scalar>& f = model.frame(frame_name);
+  if (f.body == no_parent) {
+    if (detail::same_model("frame_jacobian", "data", data.model_id, model.id())) data.J.setZero();
+    return data.J;
+  }
   return frame_jacobian(model, data, f.body, f.placement, reference);
 }
 

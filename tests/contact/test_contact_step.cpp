@@ -2,6 +2,7 @@
 // impulse ABA against a dense solve H⁻¹ Jᵀ p, a sphere bouncing to ε² of its drop height, a box sticking
 // below and sliding above the friction angle (Coulomb's law along a friction direction: the polyhedron is
 // exact there), a collision that never gains kinetic energy, a hinge between two free bodies, bad inputs.
+// Compiled once per scalar (tests/CMakeLists.txt); the argument checks in the double unit only.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "support/check_recorder.hpp"
 #include "support/crba_dense.hpp"
 #include "support/random.hpp"
+#include "support/scalars.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/contact/contact_step.hpp"
@@ -101,7 +103,7 @@ void require_in_cone(const ContactStepWorkspace<T, Dynamic>& ws, const std::vect
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("impulse_aba equals the dense solve H^-1 J^T p", "[contact][impulse_aba]", float, double) {
+TEMPLATE_TEST_CASE("impulse_aba equals the dense solve H^-1 J^T p", "[contact][impulse_aba]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   ModelBuilder<T> b;
   const int base = b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), body_inertia(T(2), T(0.1)));
@@ -130,8 +132,43 @@ TEMPLATE_TEST_CASE("impulse_aba equals the dense solve H^-1 J^T p", "[contact][i
   CHECK((dqd - reference).norm() <= T(1e3) * eps<T>() * (T(1) + reference.norm()));
 }
 
-TEMPLATE_TEST_CASE("a sphere dropped on a plane bounces to eps^2 of its drop height", "[contact][contact_step]", float,
-                   double) {
+TEMPLATE_TEST_CASE("OperationalFrames::retarget gives oscm the Lambda of the same frames added one by one",
+                   "[contact][oscm]", TREEDYN_TEST_SCALARS) {
+  using T = TestType;
+  ModelBuilder<T> b;  // a branched tree: root, two arms, a spherical wrist on one
+  const Transform<T> offset{Matrix3<T>::Identity(), Vector3<T>(T(0.2), T(0.1), T(0))};
+  const int root = b.add_body(no_parent, Joint<T>::revolute(Vector3<T>::UnitZ()), Transform<T>::identity(), body_inertia(T(3), T(0.1)));
+  const int left = b.add_body(root, Joint<T>::revolute(Vector3<T>::UnitY()), offset, body_inertia(T(1), T(0.05)));
+  const int wrist = b.add_body(left, Joint<T>::spherical(), offset, body_inertia(T(0.5), T(0.02)));
+  const int right = b.add_body(root, Joint<T>::prismatic(Vector3<T>::UnitX()), offset, body_inertia(T(1), T(0.04)));
+  const Model<T> model = b.build();
+  Data<T> data(model);
+  const VectorX<T> q = random_configuration(model, 3);
+  using Spec = typename OperationalFrames<T>::Spec;
+  const Transform<T> X{Eigen::AngleAxis<T>(T(0.3), Vector3<T>::UnitX()).toRotationMatrix(), Vector3<T>(T(0.1), T(0), T(0.2))};
+  const std::vector<Spec> many{{wrist, X, FrameRows::linear()}, {right, offset, FrameRows::all()},
+                               {wrist, offset, FrameRows{0x3B}}, {left, X, FrameRows::linear()}};
+  OperationalFrames<T> reserved(model);
+  reserved.reserve(5, 5 * 3);
+  for (const int n : {4, 1, 3}) {  // a smaller set after a larger one, then a larger again
+    OperationalFrames<T> added(model);
+    for (int a = 0; a < n; ++a) added.add(many[static_cast<std::size_t>(a)].body, many[static_cast<std::size_t>(a)].placement,
+                                          many[static_cast<std::size_t>(a)].rows);
+    REQUIRE(reserved.retarget(many.data(), n));
+    const MatrixX<T> expected = oscm(model, data, added, q);
+    const int m = reserved.rows();
+    REQUIRE(m == added.rows());
+    const MatrixX<T> got = oscm(model, data, reserved, q).topLeftCorner(m, m);
+    INFO(n << " frames");
+    CHECK((got - expected).cwiseAbs().maxCoeff() <= T(10) * eps<T>() * (T(1) + expected.cwiseAbs().maxCoeff()));
+    CHECK(oscm_faithful(model, data, reserved, q).topLeftCorner(m, m).isApprox(expected, T(100) * eps<T>()));
+  }
+  const std::vector<Spec> too_many(6, many[0]);
+  CHECK_FALSE(reserved.retarget(too_many.data(), 6));
+}
+
+TEMPLATE_TEST_CASE("a sphere dropped on a plane bounces to eps^2 of its drop height", "[contact][contact_step]",
+                   TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T r = T(0.1), h = T(1), e = T(0.8), dt = T(5e-4);
   const Model<T> model = free_body(T(1), T(0.4) * r * r);
@@ -163,7 +200,7 @@ TEMPLATE_TEST_CASE("a sphere dropped on a plane bounces to eps^2 of its drop hei
 }
 
 TEMPLATE_TEST_CASE("a box on a slope sticks below atan(mu) and slides above it with g(sin - mu cos)",
-                   "[contact][contact_step]", float, double) {
+                   "[contact][contact_step]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T a = T(0.1), mu = T(0.5), g = T(9.81), dt = T(1e-3);
   // the slope: the plane z = 0 with gravity tilted by θ about y, so that down the slope is +x
@@ -201,7 +238,7 @@ TEMPLATE_TEST_CASE("a box on a slope sticks below atan(mu) and slides above it w
 }
 
 TEMPLATE_TEST_CASE("a collision never gains kinetic energy and leaves no approaching contact",
-                   "[contact][contact_step]", float, double) {
+                   "[contact][contact_step]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T r = T(0.1), dt = T(1e-3);
   const Model<T> model = free_body(T(1), T(0.4) * r * r, Vector3<T>(Vector3<T>::Zero()));
@@ -232,7 +269,7 @@ TEMPLATE_TEST_CASE("a collision never gains kinetic energy and leaves no approac
 }
 
 TEMPLATE_TEST_CASE("a hinge between two free bodies holds its relative velocity rows at zero",
-                   "[contact][contact_step][bilateral]", float, double) {
+                   "[contact][contact_step][bilateral]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   ModelBuilder<T> b;
   b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), body_inertia(T(1), T(0.05)));
@@ -269,6 +306,7 @@ TEMPLATE_TEST_CASE("a hinge between two free bodies holds its relative velocity 
   }
 }
 
+#if TREEDYN_TEST_UNTEMPLATED
 TEST_CASE("contact_step rejects bad inputs", "[contact][contact_step][checks]") {
   using T = double;
   const Model<T> model = free_body(T(1), T(0.004));
@@ -290,3 +328,4 @@ TEST_CASE("contact_step rejects bad inputs", "[contact][contact_step][checks]") 
                     Catch::Contains("bilateral constraint 0") && Catch::Contains("body_a"));
   CHECK_THROWS_AS((ContactStepWorkspace<T, Dynamic>(model, 1, 3)), std::invalid_argument);
 }
+#endif

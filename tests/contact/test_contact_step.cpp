@@ -268,6 +268,41 @@ TEMPLATE_TEST_CASE("a collision never gains kinetic energy and leaves no approac
   }
 }
 
+TEMPLATE_TEST_CASE("two spheres colliding head-on exchange eps times their approach speed, momentum kept",
+                   "[contact][contact_step]", TREEDYN_TEST_SCALARS) {
+  using T = TestType;
+  const T r = T(0.1);
+  ModelBuilder<T> b;
+  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), body_inertia(T(1), T(0.4) * r * r));
+  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), body_inertia(T(1), T(0.4) * r * r));
+  const Model<T> model = b.build().with_gravity(Vector3<T>::Zero());
+  Data<T> data(model);
+  ContactStepWorkspace<T, Dynamic> ws(model, 1);
+  VectorX<T> q(14), v = VectorX<T>::Zero(12);
+  q << r, T(0), T(0), T(0), T(0), T(0), T(1), -r, T(0), T(0), T(0), T(0), T(0), T(1);  // touching at the origin
+  v(3) = T(-1);  // A (body 0) moves towards −x, B (body 1) towards +x
+  v(9) = T(1);
+  Contact<T> c;  // the normal from B to A: +x
+  c.body_a = 0;
+  c.point_a = Vector3<T>(-r, T(0), T(0));
+  c.body_b = 1;
+  c.point_b = Vector3<T>(r, T(0), T(0));
+  c.normal = Vector3<T>::UnitX();
+  c.mu = T(0.5);
+  for (const T e : {T(0), T(0.5), T(1)}) {
+    c.restitution = e;
+    REQUIRE(contact_step(model, data, ws, q, v, VectorX<T>::Zero(12), std::vector<Contact<T>>{c}, T(1e-3)).ok());
+    CHECK(ws.phase(0) == ContactPhase::collision);
+    INFO("e = " << e << ": v+ = " << ws.v_next.transpose());
+    const T tol = T(100) * eps<T>();
+    CHECK(std::abs(ws.v_next(3) - e) <= tol);
+    CHECK(std::abs(ws.v_next(9) + e) <= tol);
+    CHECK(std::abs(ws.normal_impulse(0) - (T(1) + e)) <= tol);  // m Δv of A
+    CHECK(ws.friction_impulse(0).norm() <= tol);
+    CHECK(ws.v_next.template head<3>().norm() + ws.v_next.template segment<3>(6).norm() <= tol);
+  }
+}
+
 TEMPLATE_TEST_CASE("a hinge between two free bodies holds its relative velocity rows at zero",
                    "[contact][contact_step][bilateral]", TREEDYN_TEST_SCALARS) {
   using T = TestType;

@@ -8,6 +8,11 @@
 // one body. Row selection: a mask over the frame's 6 spatial rows (angular x, y, z, linear x, y, z); the
 // selected rows of frame a occupy rows row_offset(a) … row_offset(a) + row_count(a) − 1 of Λ, in the order
 // of the mask. The kernels (oscm.hpp, oscm_dense.hpp, osim.hpp) keep their per-frame workspace here.
+// Frames that change every call (the contact points of a time step): reserve(max_frames, max_depth_sum)
+// sizes the workspace once (allocates); retarget(specs, n) then replaces the frames without allocating
+// (noexcept, no validation: the caller's frames are valid by construction, bodies in range) at a cost of
+// O(N + n·d + n²·d). After retarget only oscm / oscm_faithful apply, and Λ is the leading rows() × rows()
+// block of `compliance` (which keeps its reserved size).
 #pragma once
 
 #include <array>
@@ -90,6 +95,7 @@ class OperationalFrames {
       if (rows.selects(r)) e.row_index[static_cast<std::size_t>(k++)] = r;
     rows_ += rows.count();
     frames_.push_back(std::move(e));
+    reserved_frames_ = reserved_path_ = 0;  // sized for the frames added: a retarget() needs reserve() again
     for (int i = body; i != no_parent; i = parent[static_cast<std::size_t>(i)]) on_path[static_cast<std::size_t>(i)] = 1;
     size_workspace();
     return a;
@@ -101,6 +107,63 @@ class OperationalFrames {
       throw std::invalid_argument("treedyn::OperationalFrames: frame '" + frame.name +
                                   "' is fixed on the base: it has no operational-space dynamics");
     return add(frame.body, frame.placement, rows, frame.name);
+  }
+
+  /// A frame for retarget(): body, placement ^F X_body and row selection.
+  struct Spec {
+    int body = 0;
+    Transform<Scalar> placement = Transform<Scalar>::identity();
+    FrameRows rows = FrameRows::all();
+  };
+
+  /// Setup for retarget(): room for max_frames frames whose bodies' depths sum to at most max_path
+  /// (max_frames × the tree's depth is always enough). Allocates; drops the current frames.
+  void reserve(int max_frames, int max_path) {
+    frames_.clear();
+    frames_.reserve(static_cast<std::size_t>(max_frames));
+    rows_ = 0;
+    size_workspace();
+    compliance = MatrixX::Zero(6 * max_frames, 6 * max_frames);
+    K_offset.reserve(static_cast<std::size_t>(max_frames));
+    K.reserve(static_cast<std::size_t>(max_path));
+    SK.reserve(static_cast<std::size_t>(max_path));
+    reserved_frames_ = max_frames;
+    reserved_path_ = max_path;
+  }
+
+  /// Replaces the frames by specs[0 … n) within the room reserve() made; false (frames unchanged) when
+  /// they do not fit. noexcept, never allocates; the specs are not validated.
+  bool retarget(const Spec* specs, int n) noexcept {
+    int path = 0;
+    for (int a = 0; a < n; ++a) path += depth[static_cast<std::size_t>(specs[a].body)];
+    if (n > reserved_frames_ || path > reserved_path_) return false;
+    frames_.clear();
+    rows_ = 0;
+    K_offset.clear();
+    K.clear();
+    SK.resize(static_cast<std::size_t>(path));
+    on_path.assign(on_path.size(), 0);
+    omega_node.assign(omega_node.size(), 0);
+    for (int a = 0; a < n; ++a) {
+      Entry e;
+      e.body = specs[a].body;
+      e.placement = specs[a].placement;
+      e.rows = specs[a].rows;
+      e.row_offset = rows_;
+      int k = 0;
+      for (int r = 0; r < 6; ++r)
+        if (e.rows.selects(r)) e.row_index[static_cast<std::size_t>(k++)] = r;
+      rows_ += e.rows.count();
+      K_offset.push_back(static_cast<int>(K.size()));
+      K.push_back(e.placement.inverse().force_matrix());
+      K.resize(K.size() + static_cast<std::size_t>(depth[static_cast<std::size_t>(e.body)] - 1));
+      for (int i = e.body; i != no_parent && !on_path[static_cast<std::size_t>(i)]; i = parent[static_cast<std::size_t>(i)])
+        on_path[static_cast<std::size_t>(i)] = 1;
+      for (const Entry& other : frames_) mark_omega_path(other.body, e.body);
+      frames_.push_back(e);
+    }
+    anchor_omega();
+    return true;
   }
 
   [[nodiscard]] int size() const noexcept { return static_cast<int>(frames_.size()); }
@@ -171,11 +234,21 @@ class OperationalFrames {
     // and above; only a frame's own diagonal block then sums joint terms (O(d) each, oscm.hpp O6').
     omega_node.assign(static_cast<std::size_t>(nbodies_), 0);
     for (std::size_t a = 0; a < frames_.size(); ++a)
-      for (std::size_t b = a + 1; b < frames_.size(); ++b) {
-        int x = closest_common_ancestor(parent, frames_[a].body, frames_[b].body);
-        for (; x != no_parent; x = parent[static_cast<std::size_t>(x)]) omega_node[static_cast<std::size_t>(x)] = 1;
-      }
+      for (std::size_t b = a + 1; b < frames_.size(); ++b) mark_omega_path(frames_[a].body, frames_[b].body);
     omega_anchor.assign(static_cast<std::size_t>(nbodies_), no_parent);
+    anchor_omega();
+  }
+
+  /// omega_node on the closest common ancestor of bodies a and b and above (stops at a marked body: the
+  /// rest of the path is marked already).
+  void mark_omega_path(int a, int b) noexcept {
+    for (int x = closest_common_ancestor(parent, a, b); x != no_parent && !omega_node[static_cast<std::size_t>(x)];
+         x = parent[static_cast<std::size_t>(x)])
+      omega_node[static_cast<std::size_t>(x)] = 1;
+  }
+
+  /// omega_anchor from omega_node (bodies are numbered parents first).
+  void anchor_omega() noexcept {
     for (int i = 0; i < nbodies_; ++i) {
       const std::size_t ui = static_cast<std::size_t>(i);
       omega_anchor[ui] = omega_node[ui] ? i : (parent[ui] == no_parent ? no_parent : omega_anchor[static_cast<std::size_t>(parent[ui])]);
@@ -199,6 +272,7 @@ class OperationalFrames {
   }
 
   std::vector<Entry> frames_;
+  int reserved_frames_ = 0, reserved_path_ = 0;
   int nbodies_ = 0;
   int nv_ = 0;
   int rows_ = 0;

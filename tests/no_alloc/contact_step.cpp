@@ -1,0 +1,65 @@
+// No allocation in the contact time step (contact_step.hpp: ABA, OSCM on retargeted frames, the LCPs of the
+// collision and time-step phases, the impulse ABA, integrate), with the workspace sized once for more
+// contacts than a step has, with and without a bilateral constraint. One scalar per translation unit.
+#include "no_alloc/no_alloc_support.hpp"
+#include "support/scalars.hpp"
+
+#include "treedyn/contact/contact_step.hpp"
+
+namespace {
+
+template <class T>
+void require_contact_step_allocation_free() {
+  using VectorX = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  // two free cubes (half side a), a hinge between them, each resting on (or falling onto) the plane z = 0
+  const T a = T(0.1);
+  const RigidInertia<T> I =
+      RigidInertia<T>::from_mass_com_inertia(T(1), Vector3<T>::Zero(), Matrix3<T>::Identity() * (T(2) / T(3) * a * a));
+  ModelBuilder<T> b;
+  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), I);
+  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(), I);
+  const Model<T> model = b.build();
+  Data<T> data(model);
+  BilateralConstraint<T> hinge;
+  hinge.body_a = 0;
+  hinge.frame_a.r = Vector3<T>(a, T(0), T(0));
+  hinge.body_b = 1;
+  hinge.frame_b.r = Vector3<T>(-a, T(0), T(0));
+  hinge.rows = 0x3B;
+  VectorX q = VectorX::Zero(14);
+  q << T(0), T(0), a, T(0), T(0), T(0), T(1), T(2) * a, T(0), a, T(0), T(0), T(0), T(1);
+  std::vector<Contact<T>> contacts;
+  for (int body = 0; body < 2; ++body)
+    for (const T x : {-a, a})
+      for (const T y : {-a, a}) {
+        Contact<T> c;
+        c.body_a = body;
+        c.point_a = Vector3<T>(x, y, -a);
+        c.point_b = Vector3<T>(x + T(2 * body) * a, y, T(0));
+        c.restitution = T(0.5);
+        c.friction_directions = 6;
+        contacts.push_back(c);
+      }
+  std::vector<Contact<T>> four(contacts.begin(), contacts.begin() + 4), none;
+  const VectorX tau = VectorX::Zero(12);
+  VectorX resting = VectorX::Zero(12), falling = VectorX::Zero(12);
+  falling(5) = falling(11) = T(-1);  // both cubes approach the plane at 1 m/s: collisions
+  for (const bool bilateral : {false, true}) {
+    ContactStepWorkspace<T, Dynamic> ws(model, 10, 6,
+                                        bilateral ? std::vector<BilateralConstraint<T>>{hinge}
+                                                  : std::vector<BilateralConstraint<T>>{});
+    for (const std::vector<Contact<T>>* list : {&contacts, &four, &none})
+      for (const auto* v : {&resting, &falling}) {
+        INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts"
+                                              << (v == &falling ? ", colliding" : ""));
+        CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, *v, tau, *list, T(1e-3)); }) == 0);
+        REQUIRE(ws.status().ok());
+      }
+  }
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("contact_step does not allocate", "[no_alloc][contact]", TREEDYN_TEST_SCALARS) {
+  require_contact_step_allocation_free<TestType>();
+}

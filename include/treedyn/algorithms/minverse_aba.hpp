@@ -37,7 +37,9 @@
 // three 3×3 products (E, E r×), B11 the block times X_iᵀ U_i D_i⁻¹ (the joint's n_i columns brought to
 // the parent's coordinates once, instead of X_i applied to every column of P_λ(i)), B12 the block times
 // S_iᵀ plus X_i as three 3×3 products. Everything stays in body coordinates (no world frame): the
-// transforms are the ABA's; only the order of the products differs from a per-column form.
+// transforms are the ABA's; only the order of the products differs from a per-column form. Each of those
+// block products is one loop over the block's rows per output column (minverse_aba_columns_times), so the
+// short dynamic columns vectorise in float as in double.
 // Storage of the triangle. Row block vi(i) restricted to the columns ≥ vi(i) is kept transposed, as
 // column block vi(i) of the LOWER triangle (contiguous in Eigen's column-major storage); at the end the
 // lower triangle is mirrored into the upper one, so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
@@ -135,15 +137,37 @@ void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWork
   }
 }
 
-/// Dst.col(j) += Σ_k A.col(k) · M(k, j) for a 3×3 M: one vectorised pass over the block's contiguous
-/// columns per output column (Eigen's lazy product walks these short strided blocks far slower).
-/// With Add = false, Dst.col(j) = … instead.
-template <bool Add = true, class DerivedA, class DerivedM, class DstBlock>
-EIGEN_STRONG_INLINE void minverse_aba_add_times3(const Eigen::MatrixBase<DerivedA>& A, const Eigen::MatrixBase<DerivedM>& M,
-                                                 DstBlock Dst) noexcept {
-  for (int j = 0; j < 3; ++j) {
-    if constexpr (Add) Dst.col(j) += A.col(0) * M(0, j) + A.col(1) * M(1, j) + A.col(2) * M(2, j);
-    else Dst.col(j) = A.col(0) * M(0, j) + A.col(1) * M(1, j) + A.col(2) * M(2, j);
+/// Dst (=, = −, +=, −=) A M for a w×K block A of contiguous columns and a small K×J matrix M (K, J ≤ 6):
+/// Dst(r, j) = Σ_k A(r, k) M(k, j), one loop over the w rows per output column, written on the raw
+/// column pointers so that the compiler vectorises it over the rows with unaligned packets and a
+/// vectorised remainder. Eigen's own loops over these short dynamic columns (a lazy product, or a sum of
+/// scaled columns) first peel scalars up to the packet alignment and leave the remainder scalar: with
+/// AVX-512 a float packet holds 16 entries, more than most blocks, so float ran almost entirely scalar
+/// and no faster than double. Blocks may not alias one another except Dst with itself.
+enum class Accumulate { assign, assign_negated, add, subtract };
+template <Accumulate Op, class DerivedA, class DerivedM, class DstBlock>
+EIGEN_STRONG_INLINE void minverse_aba_columns_times(const Eigen::MatrixBase<DerivedA>& A, const Eigen::MatrixBase<DerivedM>& M,
+                                                    DstBlock&& Dst) noexcept {
+  using Scalar = typename DerivedA::Scalar;
+  constexpr int K = DerivedM::RowsAtCompileTime;
+  const Eigen::Index w = A.rows(), ka = A.derived().outerStride(), kd = Dst.outerStride(), kM = M.rows();
+  const Scalar* const a = A.derived().data();
+  for (Eigen::Index j = 0; j < M.cols(); ++j) {
+    Scalar m[6];
+    for (Eigen::Index k = 0; k < kM; ++k) m[k] = M(k, j);
+    Scalar* const d = Dst.data() + j * kd;
+    for (Eigen::Index r = 0; r < w; ++r) {
+      Scalar s = a[r] * m[0];
+      if constexpr (K == Eigen::Dynamic) {
+        for (Eigen::Index k = 1; k < kM; ++k) s += a[r + k * ka] * m[k];
+      } else {
+        for (int k = 1; k < K; ++k) s += a[r + k * ka] * m[k];
+      }
+      if constexpr (Op == Accumulate::assign) d[r] = s;
+      else if constexpr (Op == Accumulate::assign_negated) d[r] = -s;
+      else if constexpr (Op == Accumulate::add) d[r] += s;
+      else d[r] -= s;
+    }
   }
 }
 
@@ -154,10 +178,11 @@ EIGEN_STRONG_INLINE void minverse_aba_add_times3(const Eigen::MatrixBase<Derived
 template <bool Add, class Scalar, class DerivedG, class DstBlock>
 void minverse_aba_add_force_to_parent(const Transform<Scalar>& X, const Eigen::MatrixBase<DerivedG>& G,
                                       DstBlock Fp) noexcept {
-  const Matrix3<Scalar> mErx = -(X.E * skew(X.r));  // −E r×
-  minverse_aba_add_times3<Add>(G.template leftCols<3>(), X.E, Fp.template leftCols<3>());
-  minverse_aba_add_times3(G.template rightCols<3>(), mErx, Fp.template leftCols<3>());
-  minverse_aba_add_times3<Add>(G.template rightCols<3>(), X.E, Fp.template rightCols<3>());
+  constexpr Accumulate first = Add ? Accumulate::add : Accumulate::assign;
+  const Matrix3<Scalar> Erx = X.E * skew(X.r);  // E r×
+  minverse_aba_columns_times<first>(G.template leftCols<3>(), X.E, Fp.template leftCols<3>());
+  minverse_aba_columns_times<Accumulate::subtract>(G.template rightCols<3>(), Erx, Fp.template leftCols<3>());
+  minverse_aba_columns_times<first>(G.template rightCols<3>(), X.E, Fp.template rightCols<3>());
 }
 
 /// B12's transform on a block of stored-transposed motions: P += Pp Xᵀ, i.e. P_i += X_i P_λ column by
@@ -168,9 +193,9 @@ void minverse_aba_add_motion_to_child(const Transform<Scalar>& X, const Eigen::M
                                       DstBlock P) noexcept {
   const Matrix3<Scalar> Et = X.E.transpose();
   const Matrix3<Scalar> rxEt = skew(X.r) * Et;  // r× Eᵀ
-  minverse_aba_add_times3(Pp.template leftCols<3>(), Et, P.template leftCols<3>());
-  minverse_aba_add_times3(Pp.template rightCols<3>(), Et, P.template rightCols<3>());
-  minverse_aba_add_times3(Pp.template leftCols<3>(), rxEt, P.template rightCols<3>());
+  minverse_aba_columns_times<Accumulate::add>(Pp.template leftCols<3>(), Et, P.template leftCols<3>());
+  minverse_aba_columns_times<Accumulate::add>(Pp.template rightCols<3>(), Et, P.template rightCols<3>());
+  minverse_aba_columns_times<Accumulate::add>(Pp.template leftCols<3>(), rxEt, P.template rightCols<3>());
 }
 
 /// T ← T D_i⁻¹ (every row x of T: x ← D_i⁻¹ x) for the factor L of factor_joint_pivot: joint_pivot.hpp's
@@ -199,7 +224,7 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
   auto G = ws.F[i].middleRows(vi, width);                  // G = F_iᵀ on those columns
   // B4: −S_iᵀ F_i; F_i is 0 on the joint's own columns (no child writes them), and a leaf's is all 0
   T.template topRows<NI>(ni).setZero();
-  T.bottomRows(width - ni).noalias() = -G.bottomRows(width - ni).lazyProduct(J.S);
+  minverse_aba_columns_times<Accumulate::assign_negated>(G.bottomRows(width - ni), J.S, T.bottomRows(width - ni));
   T.template topRows<NI>(ni).diagonal().array() += Scalar(1);  // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
   if constexpr (NI == 1) {
     T /= data.D[i](0, 0);                                   // a 1×1 pivot: one division per column
@@ -212,7 +237,7 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
     // B7: F_i + U_i Minv[vi(i), :]; F_i is 0 on the joint's own columns (never written there)
     const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
     G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
-    G.bottomRows(width - ni).noalias() += T.bottomRows(width - ni).lazyProduct(U.transpose());
+    minverse_aba_columns_times<Accumulate::add>(T.bottomRows(width - ni), U.transpose(), G.bottomRows(width - ni));
     if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
     else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
   }
@@ -231,13 +256,13 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar,
   if (p != no_parent) {                                     // B10
     // B11 as (X_iᵀ U_i D_i⁻¹)ᵀ P_λ(i): the joint's n_i columns go to the parent's coordinates once
     const typename JointColumns<Scalar, NI>::Subspace U_Dinv_up = X.apply_inverse_force(J.columns_of(data.U_Dinv));
-    T.noalias() -= ws.F[p].middleRows(vi, width).lazyProduct(U_Dinv_up);
+    minverse_aba_columns_times<Accumulate::subtract>(ws.F[p].middleRows(vi, width), U_Dinv_up, T);
   }
   // B12 / B13 only where read: the children's columns start at vi(i) + n_i; a leaf needs no P_i
   const int rows = ws.subtree_end[i] > vi + ni ? width - ni : 0;
   if (rows == 0) return;
   auto P = ws.F[i].bottomRows(rows);
-  P.noalias() = T.bottomRows(rows).lazyProduct(J.S.transpose());  // S_i Minv[vi(i), :]
+  minverse_aba_columns_times<Accumulate::assign>(T.bottomRows(rows), J.S.transpose(), P);  // S_i Minv[vi(i), :]
   if (p != no_parent) minverse_aba_add_motion_to_child(X, ws.F[p].bottomRows(rows), P);  // + X_i P_λ(i)
 }
 

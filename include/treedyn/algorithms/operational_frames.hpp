@@ -178,6 +178,8 @@ class OperationalFrames {
   [[nodiscard]] int row_count(int a) const noexcept { return at(a).rows.count(); }
   /// The spatial row (0..5) that row k (0 ≤ k < row_count(a)) of frame a's block is.
   [[nodiscard]] int row_index(int a, int k) const noexcept { return at(a).row_index[static_cast<std::size_t>(k)]; }
+  /// All of frame a's spatial rows in order: row_index(a, k) for k < row_count(a), then zeros.
+  [[nodiscard]] const std::array<int, 6>& row_indices(int a) const noexcept { return at(a).row_index; }
 
   // ---- kernel workspace and outputs (oscm.hpp, oscm_dense.hpp, osim.hpp), sized at setup ----------------
   // Built by the constructor and add(); the kernels only write into it (never allocate). Not thread-safe:

@@ -43,6 +43,8 @@
 // (d = depth of the deepest frame body). noexcept; never allocates.
 #pragma once
 
+#include <array>
+
 #include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/detail/joint_block.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
@@ -125,18 +127,18 @@ std::size_t oscm_slot(const OperationalFrames<Scalar>& frames, int a, int c) noe
   return static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)] + t);
 }
 
-/// Copies the selected rows / columns of the 6×6 block B of the frame pair (a, a2) into Λ, both triangles.
+/// Copies the selected rows / columns of the 6×6 block B of the frame pair (a, a2) into Λ, both triangles:
+/// the selected entries gathered once into a fixed 6×6 block, then written as two block copies.
 template <class Scalar>
 void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Matrix6<Scalar>& B) noexcept {
   const int ra = frames.row_offset(a), rb = frames.row_offset(a2);
-  for (int l = 0; l < frames.row_count(a2); ++l) {
-    const int jl = frames.row_index(a2, l);
-    for (int k = 0; k < frames.row_count(a); ++k) {
-      const Scalar value = B(frames.row_index(a, k), jl);
-      frames.compliance(ra + k, rb + l) = value;
-      frames.compliance(rb + l, ra + k) = value;
-    }
-  }
+  const int na = frames.row_count(a), nb = frames.row_count(a2);
+  const std::array<int, 6>& ia = frames.row_indices(a), &ib = frames.row_indices(a2);
+  Matrix6<Scalar> selected = Matrix6<Scalar>::Zero();
+  for (int l = 0; l < nb; ++l)
+    for (int k = 0; k < na; ++k) selected(k, l) = B(ia[static_cast<std::size_t>(k)], ib[static_cast<std::size_t>(l)]);
+  frames.compliance.block(ra, rb, na, nb) = selected.topLeftCorner(na, nb);
+  frames.compliance.block(rb, ra, nb, na) = selected.topLeftCorner(na, nb).transpose();
 }
 
 /// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).

@@ -9,8 +9,9 @@
 // (r× M is one 3-vector cross product per column). So
 //   apply_inertia(X, IA_A)           = ^B X*_A IA_A ^A X_B : shift by r, then rotate each block by E;
 //   apply_transpose_inertia(X, IA_B) = (^B X_A)^T IA_B ^B X_A : rotate by E^T, then shift by -r
-// (the ABA's step IA_λ += X^T (IA - U D^-1 U^T) X). Both use only 3x3 block formulas: about 220
-// multiplications against 432 for the two dense 6x6 products, and the result is exactly symmetric.
+// (the ABA's step IA_λ += X^T (IA - U D^-1 U^T) X; add_transpose_inertia adds it in place). Both use
+// only 3x3 block formulas: about 220 multiplications against 432 for the two dense 6x6 products, and the
+// result is exactly symmetric.
 // The input is read as its symmetric part ((M + M^T)/2), so rounding asymmetry in IA never propagates.
 // apply(v) is a dense 6x6 times 6×k product. Fixed-size, inline; nothing allocates unless the caller passes
 // a block with a run-time column count to apply().
@@ -109,14 +110,38 @@ inline SymmetricBlocks<Scalar> rotate_blocks(const SymmetricBlocks<Scalar>& in,
   return SymmetricBlocks<Scalar>{in.A.congruence(E), EB * E.transpose(), in.C.congruence(E)};
 }
 
+/// M = [A B; Bᵀ C] (Add = false) or M += [A B; Bᵀ C] (Add = true), block by block. Adding in place keeps
+/// the ABA's IA_λ += … from reloading a freshly assembled 6×6 as wide vectors over its narrow block
+/// stores (a store-forwarding stall on every body).
+template <bool Add, class Scalar>
+inline void write_blocks(const SymmetricBlocks<Scalar>& in, Matrix6<Scalar>& M) noexcept {
+  const Matrix3<Scalar> A = in.A.matrix(), C = in.C.matrix();
+  if constexpr (Add) {
+    M.template topLeftCorner<3, 3>() += A;
+    M.template topRightCorner<3, 3>() += in.B;
+    M.template bottomLeftCorner<3, 3>() += in.B.transpose();
+    M.template bottomRightCorner<3, 3>() += C;
+  } else {
+    M.template topLeftCorner<3, 3>() = A;
+    M.template topRightCorner<3, 3>() = in.B;
+    M.template bottomLeftCorner<3, 3>() = in.B.transpose();
+    M.template bottomRightCorner<3, 3>() = C;
+  }
+}
+
 template <class Scalar>
 inline ArticulatedInertia<Scalar> assemble(const SymmetricBlocks<Scalar>& in) noexcept {
   ArticulatedInertia<Scalar> out;
-  out.M.template topLeftCorner<3, 3>() = in.A.matrix();
-  out.M.template topRightCorner<3, 3>() = in.B;
-  out.M.template bottomLeftCorner<3, 3>() = in.B.transpose();
-  out.M.template bottomRightCorner<3, 3>() = in.C.matrix();
+  write_blocks<false>(in, out.M);
   return out;
+}
+
+/// (^B X_A)ᵀ IB ^B X_A in 3×3 blocks: rotate by Eᵀ, then shift by −r.
+template <class Scalar>
+inline SymmetricBlocks<Scalar> transpose_inertia_blocks(const Transform<Scalar>& X, const Matrix6<Scalar>& IB) noexcept {
+  const SymmetricBlocks<Scalar> rotated = rotate_blocks(symmetric_blocks(IB), X.E.transpose());
+  const Vector3<Scalar> minus_r = -X.r;
+  return shift_blocks(rotated, minus_r);
 }
 
 }  // namespace detail
@@ -133,9 +158,14 @@ inline ArticulatedInertia<Scalar> apply_inertia(const Transform<Scalar>& X,
 template <class Scalar>
 inline ArticulatedInertia<Scalar> apply_transpose_inertia(const Transform<Scalar>& X,
                                                           const ArticulatedInertia<Scalar>& IB) noexcept {
-  const detail::SymmetricBlocks<Scalar> rotated = detail::rotate_blocks(detail::symmetric_blocks(IB.M), X.E.transpose());
-  const Vector3<Scalar> minus_r = -X.r;
-  return detail::assemble(detail::shift_blocks(rotated, minus_r));
+  return detail::assemble(detail::transpose_inertia_blocks(X, IB.M));
+}
+
+/// IA += (^B X_A)^T IB ^B X_A (the ABA's IA_λ += X^T IA^a X) without forming the transformed 6×6 first.
+template <class Scalar>
+inline void add_transpose_inertia(const Transform<Scalar>& X, const ArticulatedInertia<Scalar>& IB,
+                                  ArticulatedInertia<Scalar>& IA) noexcept {
+  detail::write_blocks<true>(detail::transpose_inertia_blocks(X, IB.M), IA.M);
 }
 
 }  // namespace treedyn

@@ -130,7 +130,7 @@ ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Da
     const Subspace U = data.U.middleCols(vi, ni), U_Dinv = data.U_Dinv.middleCols(vi, ni);
     Ia.M.noalias() -= U * U_Dinv.transpose();
   }
-  data.IA[model.parent(i)] += apply_transpose_inertia(data.Xup[i], Ia);                         // A9
+  add_transpose_inertia(data.Xup[i], Ia, data.IA[model.parent(i)]);                             // A9
   return Ia;
 }
 

@@ -69,6 +69,13 @@ TEMPLATE_TEST_CASE("articulated-inertia transforms equal the dense congruences",
     CHECK(close_entrywise(IAt.matrix(), (D.transpose() * IA.M * D).eval(), tolerance<T>(32, 1, s)));
     CHECK(IAt.matrix() == IAt.matrix().transpose());
 
+    // the in-place form (the ABA's IA_λ += Xᵀ Ia X) adds exactly what apply_transpose_inertia returns
+    ArticulatedInertia<T> acc = random_articulated_inertia<T>(rng);
+    const M6<T> before = acc.M;
+    treedyn::add_transpose_inertia(X, IA, acc);
+    CHECK(acc.matrix() == (before + IAt.matrix()).eval());
+    CHECK(acc.matrix() == acc.matrix().transpose());
+
     // round trip, and consistency with the rigid-body formulas when IA is a rigid inertia
     CHECK(close_entrywise(treedyn::apply_transpose_inertia(X, IB).matrix(), IA.M, tolerance<T>(32, 1, s * sx * sx)));
     const RigidInertia<T> R = random_rigid_inertia<T>(rng);

@@ -156,17 +156,18 @@ std::string motion_script(const std::string& stem, int n, const Run& run) {
     titles += t;
   }
   const int blocks = static_cast<int>(run.frames.size());
-  return "set terminal png size 900,800\nset output '" + stem + ".png'\nset datafile separator ','\n"
-         "set size ratio -1\nset xrange [-10.5:5]\nset yrange [-0.5:12.5]\nset key outside right\n"
-         "set title '" + std::to_string(n) + "-link pendulum (OS), the chain at t = " + titles + " s'\n"
+  return "set terminal png size 1000,720\nset output '" + stem + ".png'\nset datafile separator ','\n"
+         "set size ratio -1\nset xrange [-10.5:5]\nset yrange [-0.5:12.5]\nset key outside right top\n"
+         "set title '" + std::to_string(n) + "-link pendulum (OS formulation): the chain at nine instants'\n"
          "set xlabel 'x (m)'\nset ylabel 'y (m)'\n"
          "set object 1 rect from -10.5,-0.5 to 5,0 fc rgb 'gray80' fs solid noborder behind\n"
          "set object 2 rect from 4,0 to 5,12.5 fc rgb 'gray80' fs solid noborder behind\n"
-         "set label 1 'floor y = 0' at -10,-0.25\nset label 2 'wall x = 4' at 4.1,11.5\n"
+         "set label 1 'floor y = 0' at -10,-0.25 front\nset label 2 'wall x = 4' at 4.5,6 center rotate by 90 front\n"
          "ts = '" + titles + "'\n"
-         "plot for [i=0:" + std::to_string(blocks - 1) + "] '" + stem + "_frames.csv' index i using 2:3 with lines lc i+1 lw 1.5 "
+         "colours = '#9400d3 #009e73 #56b4e9 #e69f00 #c8b400 #0072b2 #e51e10 #8b4513 #ff00ff'\n"
+         "plot for [i=0:" + std::to_string(blocks - 1) + "] '" + stem + "_frames.csv' index i using 2:3 with lines lc rgb word(colours, i % 9 + 1) lw 1.5 "
          "title sprintf('t = %s s', word(ts, i+1)), \\\n"
-         "     for [i=0:" + std::to_string(blocks - 1) + "] '" + stem + "_frames.csv' index i using 2:3:4 with circles lc i+1 notitle, \\\n"
+         "     for [i=0:" + std::to_string(blocks - 1) + "] '" + stem + "_frames.csv' index i using 2:3:4 with circles lc rgb word(colours, i % 9 + 1) notitle, \\\n"
          "     '" + stem + ".csv' using 2:3 with lines lc rgb 'black' dt 1 title 'last sphere, OS', \\\n"
          "     '" + stem + ".csv' using 4:5 with lines lc rgb 'red' dt 2 title 'last sphere, NMC/OS'\n";
 }
@@ -256,7 +257,7 @@ int main(int argc, char** argv) {
   }
   if (plot && !gnuplot(speed_stem + ".gp",
                        "set terminal png size 800,600\nset output '" + speed_stem + ".png'\n"
-                       "set datafile separator ','\nset key top left\nset grid\n"
+                       "set datafile separator ','\nset key top left opaque box\nset grid\n"
                        "set title 'NMC/OS time / OS time against the number of links'\n"
                        "set xlabel 'links n'\nset ylabel 'speed-up'\nset xrange [0:32]\nset yrange [0:*]\n"
                        "plot '" + speed_stem + ".csv' skip 1 using 1:4 with linespoints pt 7 title 'treedyn (Lemke, brute-force detection)', \\\n"

@@ -4,9 +4,18 @@
 // ContactStep/box-on-plane/scalar: one contact_step (ABA, OSCM of the 4 corner contacts, the time-step LCP
 // of size 24, the impulse ABA, integrate) of a cube (free joint, half side 0.1 m, 1 kg) resting on the
 // plane z = 0 under gravity, μ = 0.5, n_f = 4, Δt = 1 ms, from the same state every iteration.
+// ContactStep/pendulum-n-os/double and ContactStep/pendulum-n-nmcos/double: Jain (n.d.) §8's n-link
+// pendulum (robots::SpherePendulum, minimal coordinates or free bodies with 5n hinge rows), one full step
+// — forward_kinematics, detect_contacts (brute force over the O(n²) shape pairs, 5 mm margin) and
+// contact_step (Δt = 0.1 ms, μ = 0.5, ε = 0.7, n_f = 4) — always from the same state: the paper's initial
+// state advanced, outside the timing, by steps of the same kind until detection first reports a contact
+// (the chain reaching the floor). Counters: the contacts, the LCP size, Lemke's pivots, and `sim_ms`, the
+// simulated time of that state. ContactDetect/pendulum-n/double: forward_kinematics and detect_contacts
+// alone from the OS state, the detection share of the OS step.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +23,9 @@
 
 #include "treedyn/contact/contact_step.hpp"
 #include "treedyn/contact/lemke.hpp"
+#include "treedyn/contact/geometry.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/model/robots/sphere_pendulum.hpp"
 #include "treedyn/topology/generators.hpp"
 
 namespace {
@@ -75,6 +87,87 @@ void register_box_on_plane(const std::string& scalar) {
   });
 }
 
+/// One pendulum step as the example takes it: kinematics, detection, contact_step.
+template <class S>
+struct PendulumStepper {
+  const treedyn::Model<S>& model;
+  const treedyn::CollisionGeometry<S>& geometry;
+  treedyn::Data<S> data;
+  treedyn::ContactStepWorkspace<S, treedyn::Dynamic> ws;
+  std::vector<treedyn::Contact<S>> contacts;
+  Eigen::Matrix<S, Eigen::Dynamic, 1> tau;
+
+  PendulumStepper(const treedyn::Model<S>& m, const treedyn::CollisionGeometry<S>& g,
+                  const std::vector<treedyn::BilateralConstraint<S>>& hinges)
+      : model(m), geometry(g), data(m), ws(m, g.max_contacts(), 4, hinges), tau(Eigen::Matrix<S, Eigen::Dynamic, 1>::Zero(m.nv())) {
+    contacts.reserve(static_cast<std::size_t>(g.max_contacts()));
+  }
+  int detect(const Eigen::Matrix<S, Eigen::Dynamic, 1>& q) {
+    treedyn::forward_kinematics(model, data, q);
+    return treedyn::detect_contacts(model, data, geometry, contacts, S(5e-3), {S(0.5), S(0.7), 4});
+  }
+  bool step(const Eigen::Matrix<S, Eigen::Dynamic, 1>& q, const Eigen::Matrix<S, Eigen::Dynamic, 1>& v) {
+    detect(q);
+    return treedyn::contact_step(model, data, ws, q, v, tau, contacts, S(1e-4)).ok();
+  }
+};
+
+/// The pendulum state at the first step whose detection reports a contact; false if none within 2 s.
+template <class S>
+bool first_contact(PendulumStepper<S>& s, Eigen::Matrix<S, Eigen::Dynamic, 1>& q, Eigen::Matrix<S, Eigen::Dynamic, 1>& v,
+                   int& steps) {
+  for (steps = 0; steps < 20000; ++steps) {
+    if (!s.step(q, v)) return false;
+    if (!s.contacts.empty()) return true;
+    q = s.ws.q_next;
+    v = s.ws.v_next;
+  }
+  return false;
+}
+
+void register_pendulum(int n) {
+  using namespace treedyn;
+  using VectorX = Eigen::VectorXd;
+  const auto p = std::make_shared<const robots::SpherePendulum<double>>(n);
+  for (const bool nmc : {false, true}) {
+    const std::string name = "ContactStep/pendulum-" + std::to_string(n) + (nmc ? "-nmcos" : "-os") + "/double";
+    benchmark::RegisterBenchmark(name.c_str(), [p, nmc](benchmark::State& st) {
+      PendulumStepper<double> s(nmc ? p->nmc : p->os, nmc ? p->nmc_geometry : p->os_geometry,
+                                nmc ? p->hinges : std::vector<BilateralConstraint<double>>{});
+      VectorX q = nmc ? p->nmc_q : p->os_q, v = nmc ? p->nmc_v : p->os_v;
+      int steps = 0;
+      if (!first_contact(s, q, v, steps)) {
+        st.SkipWithError("no contact reached");
+        return;
+      }
+      for (auto _ : st) {
+        benchmark::DoNotOptimize(s.step(q, v));
+        benchmark::ClobberMemory();
+      }
+      if (!s.ws.status().ok()) st.SkipWithError("contact_step failed");
+      st.counters["contacts"] = static_cast<double>(s.contacts.size());
+      st.counters["lcp_size"] = s.ws.lcp_size();
+      st.counters["pivots"] = s.ws.status().lcp.pivots;
+      st.counters["sim_ms"] = steps * 0.1;
+    });
+  }
+  const std::string name = "ContactDetect/pendulum-" + std::to_string(n) + "/double";
+  benchmark::RegisterBenchmark(name.c_str(), [p](benchmark::State& st) {
+    PendulumStepper<double> s(p->os, p->os_geometry, {});
+    VectorX q = p->os_q, v = p->os_v;
+    int steps = 0;
+    if (!first_contact(s, q, v, steps)) {
+      st.SkipWithError("no contact reached");
+      return;
+    }
+    for (auto _ : st) {
+      benchmark::DoNotOptimize(s.detect(q));
+      benchmark::ClobberMemory();
+    }
+    st.counters["contacts"] = static_cast<double>(s.contacts.size());
+  });
+}
+
 const bool registered = [] {
   register_box_on_plane<double>("double");
   register_box_on_plane<float>("float");
@@ -82,6 +175,7 @@ const bool registered = [] {
     register_lemke<double>(k, "double");
     register_lemke<float>(k, "float");
   }
+  for (const int n : {3, 6, 12, 15, 24, 30}) register_pendulum(n);
   return true;
 }();
 

@@ -79,4 +79,6 @@ PYBIND11_MODULE(treedyn, m) {
   bind_dynamics<float>(m);
   bind_inertia<double>(m);
   bind_inertia<float>(m);
+  bind_operational<double>(m);
+  bind_operational<float>(m);
 }

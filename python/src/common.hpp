@@ -196,6 +196,7 @@ void bind_model(py::module_& m);
 void bind_robots(py::module_& m);
 void bind_urdf(py::module_& m);
 void bind_kinematics(py::module_& m);
+void bind_kernels(py::module_& m);
 template <class S>
 void bind_dynamics(py::module_& m);
 template <class S>

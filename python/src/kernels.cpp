@@ -1,5 +1,6 @@
 // treedyn Python module: the kernels on any symmetric positive-definite matrix with branch-induced sparsity
-// and its parent array (expand_parent_array, ltdl, ltl, the products and solves with their factors). One
+// and its parent array (expand_parent_array, ltdl, ltl, the products and solves with their factors), and
+// the topology generators and cost metrics (treedyn.topology). One
 // entry point per function dispatches on the matrix's dtype (float64 or float32; no overload resolution).
 #include <string>
 #include <utility>
@@ -11,6 +12,8 @@
 #include "treedyn/kernels/ltdl.hpp"
 #include "treedyn/kernels/ltl.hpp"
 #include "treedyn/kernels/tree_products.hpp"
+#include "treedyn/topology/cost.hpp"
+#include "treedyn/topology/generators.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn::python {
@@ -96,9 +99,45 @@ void bind_vector_op(py::module_& m, const char* name, Kernel kernel, const char*
       py::arg("F"), py::arg("parents"), py::arg("x"), py::kw_only(), py::arg("unit") = false, doc);
 }
 
+void bind_topology(py::module_& m) {
+  py::module_ t = m.def_submodule("topology", "Parent-array generators and the cost metrics of Featherstone (2005).");
+  py::class_<CostMetrics>(t, "CostMetrics",
+                          "Featherstone (2005) topology costs: D0 (eq. 15, nodes not on the base), D1 (eq. 8, nonzeros\n"
+                          "below H's diagonal, LTDL divisions), D2 (eq. 9, LTDL multiply-adds), n (nodes).")
+      .def_readonly("D0", &CostMetrics::D0)
+      .def_readonly("D1", &CostMetrics::D1)
+      .def_readonly("D2", &CostMetrics::D2)
+      .def_readonly("n", &CostMetrics::n)
+      .def_property_readonly("nonzeros", &CostMetrics::nonzeros, "structural nonzeros of H: n + 2 D1")
+      .def_property_readonly("ltdl_ops", &CostMetrics::ltdl_ops, "LTDL operation count D1 + 2 D2")
+      .def("__repr__", [](const CostMetrics& c) {
+        return "CostMetrics(n=" + std::to_string(c.n) + ", D0=" + std::to_string(c.D0) + ", D1=" + std::to_string(c.D1) +
+               ", D2=" + std::to_string(c.D2) + ")";
+      });
+  t.def("cost_metrics", [](const std::vector<int>& parents) { return treedyn::cost_metrics(parents); }, py::arg("parents"),
+        "cost_metrics(parents) -> CostMetrics (ValueError for an irregular array)");
+  t.def("dense_cost_metrics", &treedyn::dense_cost_metrics, py::arg("n"), "The metrics of a chain of n nodes (a dense H).");
+  t.def("dense_to_sparse_ratio",
+        [](const std::vector<int>& parents) { return treedyn::dense_to_sparse_ratio<double>(parents); }, py::arg("parents"),
+        "dense_cost_metrics(n).ltdl_ops / cost_metrics(parents).ltdl_ops (Featherstone 2005, section 4.2).");
+  t.def("chain", &treedyn::topologies::chain, py::arg("n"), "An unbranched chain of n bodies: parents[i] = i - 1.");
+  t.def("star", &treedyn::topologies::star, py::arg("n"), "n bodies each on the base (a diagonal H).");
+  t.def("short_side_branches", &treedyn::topologies::short_side_branches, py::arg("m"),
+        "A chain of m bodies, each carrying a one-body side branch (Featherstone 2005, Fig. 4(a)); 2m nodes.");
+  t.def("binary_tree", &treedyn::topologies::binary_tree, py::arg("m"), "A balanced binary tree of m levels (2^m - 1 nodes).");
+  t.def("grid_spanning_tree", &treedyn::topologies::grid_spanning_tree, py::arg("m"), "A shortest-path spanning tree of an m x m grid.");
+  t.def("humanoid", &treedyn::topologies::humanoid, py::arg("limbs") = 4, py::arg("per_limb") = 6,
+        "A torso carrying `limbs` serial limbs of `per_limb` bodies (Featherstone 2005, section 6).");
+  t.def("humanoid_dofs", &treedyn::topologies::humanoid_dofs, py::arg("limbs") = 4, py::arg("per_limb") = 6, py::arg("torso_dofs") = 6,
+        "DoFs per body of humanoid(limbs, per_limb), for expand_parent_array.");
+  t.def("random_tree", &treedyn::topologies::random_tree, py::arg("n"), py::arg("seed"),
+        "A random regular parent array of n nodes, a pure function of (n, seed).");
+}
+
 }  // namespace
 
 void bind_kernels(py::module_& m) {
+  bind_topology(m);
   m.def(
       "expand_parent_array",
       [](const std::vector<int>& parents, const std::vector<int>& dofs) { return treedyn::expand_parent_array(parents, dofs); },

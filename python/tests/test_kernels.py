@@ -91,3 +91,35 @@ def test_kernel_arguments_are_checked():
         treedyn.mul_l(F, PARENTS, np.ones(len(PARENTS), np.float32))
     with pytest.raises(ValueError):
         treedyn.solve_l(F, [-1, 5] + PARENTS[2:], np.ones(len(PARENTS)))
+
+
+def depths(parents):
+    d = []
+    for p in parents:
+        d.append(1 + (d[p] if p >= 0 else 0))
+    return d
+
+
+def test_topology_generators_and_costs():
+    topo = treedyn.topology
+    for parents in (topo.chain(9), topo.star(5), topo.short_side_branches(4), topo.binary_tree(4),
+                    topo.grid_spanning_tree(4), topo.humanoid(), topo.random_tree(40, 17)):
+        assert all(-1 <= p < i for i, p in enumerate(parents))
+        d = depths(parents)
+        c = topo.cost_metrics(parents)
+        assert c.n == len(parents)
+        assert c.D0 == sum(1 for p in parents if p != -1)
+        assert c.D1 == sum(x - 1 for x in d)
+        assert c.D2 == sum(x * (x - 1) // 2 for x in d)
+        assert c.nonzeros == c.n + 2 * c.D1 and c.ltdl_ops == c.D1 + 2 * c.D2
+    assert topo.cost_metrics(topo.chain(9)).D2 == (9**3 - 9) // 6
+    assert topo.dense_cost_metrics(9).D1 == topo.cost_metrics(topo.chain(9)).D1
+    # Featherstone (2005) section 4.2: 7.8 for a binary tree of 15 nodes, 5.3 for a grid tree of 16 nodes.
+    assert round(topo.dense_to_sparse_ratio(topo.binary_tree(4)), 1) == 7.8
+    assert round(topo.dense_to_sparse_ratio(topo.grid_spanning_tree(4)), 1) == 5.3
+    # Section 6: the humanoid expanded over its DoFs has n = 30, D1 = 219, D2 = 1039.
+    c = topo.cost_metrics(treedyn.expand_parent_array(topo.humanoid(), topo.humanoid_dofs()))
+    assert (c.n, c.D1, c.D2) == (30, 219, 1039)
+    assert topo.random_tree(40, 17) == topo.random_tree(40, 17)
+    with pytest.raises(ValueError):
+        topo.cost_metrics([-1, 1])

@@ -101,3 +101,20 @@ def test_operational_arguments_are_checked():
         frames.row_offset(1)
     with pytest.raises(TypeError):
         treedyn.OperationalFramesF32(model)
+
+
+def test_named_frame_with_a_placement(dtype):
+    """A named frame off its body's origin (arm7's flange): Lambda from frame_jacobian of that frame."""
+    model = treedyn.robots.arm7(dtype)
+    model64 = model.cast(np.float64)
+    frames = frames_class(model)(model)
+    assert frames.add("flange", "linear") == 0 and frames.names == ["flange"]
+    q = treedyn.random_configuration(model, 9)
+    q64 = as64(q)
+    H = treedyn.crba(model64, q64)
+    J = treedyn.frame_jacobian(model64, q64, "flange")[3:]
+    ref = J @ np.linalg.solve(H, J.T)
+    tol = 64 * model.nv * eps(dtype) * np.linalg.cond(H) * np.abs(ref).max()
+    assert np.abs(as64(treedyn.oscm(model, frames, q)) - ref).max() <= tol
+    assert np.abs(as64(treedyn.osim(model, frames, q)) - np.linalg.inv(ref)).max() <= \
+        tol * np.linalg.cond(ref) * np.abs(np.linalg.inv(ref)).max() / np.abs(ref).max()

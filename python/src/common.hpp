@@ -175,15 +175,34 @@ ForceRows<S> forces_in(const char* call, const py::handle& obj, int nbodies) {
   return out;
 }
 
+/// The frame named by `frame` (a str; its body is no_parent when it is fixed on the base) or body `frame`
+/// (an int, placement identity) of the model: (body, ^frame X_body).
+template <class S>
+std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, const py::handle& frame) {
+  if (py::isinstance<py::str>(frame)) {
+    const Frame<S>& f = model.frame(frame.cast<std::string>());
+    return {f.body, f.placement};  // body no_parent: a frame fixed on the base
+  }
+  if (!py::isinstance<py::int_>(frame)) value_error(std::string(call) + ": argument 'frame' must be a frame name or a body index");
+  const int body = frame.cast<int>();
+  if (body < 0 || body >= model.nbodies())
+    value_error(std::string(call) + ": body " + std::to_string(body) + " is not below model.nbodies = " +
+                std::to_string(model.nbodies()));
+  return {body, Transform<S>::identity()};
+}
+
 /// Registration functions, one per translation unit.
 void bind_model(py::module_& m);
 void bind_robots(py::module_& m);
 void bind_urdf(py::module_& m);
 void bind_kinematics(py::module_& m);
+void bind_kernels(py::module_& m);
 template <class S>
 void bind_dynamics(py::module_& m);
 template <class S>
 void bind_inertia(py::module_& m);
+template <class S>
+void bind_operational(py::module_& m);
 
 /// True for float32, false for float64; ValueError for any other dtype.
 bool is_float32(const py::handle& dtype);

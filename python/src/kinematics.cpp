@@ -31,22 +31,6 @@ void write_placement(const Transform<S>& X, S* R, S* p) {
   }
 }
 
-/// The frame named by `frame` (a str; its body is no_parent when it is fixed on the base) or body `frame`
-/// (an int, placement identity) of the model: (body, ^frame X_body).
-template <class S>
-std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, const py::handle& frame) {
-  if (py::isinstance<py::str>(frame)) {
-    const Frame<S>& f = model.frame(frame.cast<std::string>());
-    return {f.body, f.placement};  // body no_parent: a frame fixed on the base
-  }
-  if (!py::isinstance<py::int_>(frame)) value_error(std::string(call) + ": argument 'frame' must be a frame name or a body index");
-  const int body = frame.cast<int>();
-  if (body < 0 || body >= model.nbodies())
-    value_error(std::string(call) + ": body " + std::to_string(body) + " is not below model.nbodies = " +
-                std::to_string(model.nbodies()));
-  return {body, Transform<S>::identity()};
-}
-
 /// Runs forward kinematics on q with the GIL released and the model locked, then write(X_world, R, p)
 /// fills the placements R (shape R_shape) and p (shape p_shape); returns (R, p).
 template <class S, class Write>

@@ -75,8 +75,11 @@ PYBIND11_MODULE(treedyn, m) {
   bind_robots(m);
   bind_urdf(m);
   bind_kinematics(m);
+  bind_kernels(m);
   bind_dynamics<double>(m);
   bind_dynamics<float>(m);
   bind_inertia<double>(m);
   bind_inertia<float>(m);
+  bind_operational<double>(m);
+  bind_operational<float>(m);
 }

@@ -360,6 +360,20 @@ S* inplace_target(const char* name, const py::handle& obj, py::ssize_t n, const 
   return static_cast<S*>(py::reinterpret_borrow<py::array>(obj).mutable_data());
 }
 
+/// An (n, 3) array, row i = get(workspace, i) for each contact of the last step, in the workspace's dtype.
+template <class Get>
+py::object per_contact_vectors(const StepPy& w, Get get) {
+  return w.visit([&get](const auto& of) {
+    using S = typename std::decay_t<decltype(of.ws.q_next)>::Scalar;
+    py::array_t<S> a({py::ssize_t{of.ws.contacts()}, py::ssize_t{3}});
+    for (int i = 0; i < of.ws.contacts(); ++i) {
+      const Vector3<S> x = get(of.ws, i);
+      for (int k = 0; k < 3; ++k) a.mutable_at(i, k) = x(k);
+    }
+    return py::object(a);
+  });
+}
+
 void bind_step(py::module_& m) {
   py::class_<StepPy>(
       m, "ContactStep",
@@ -420,22 +434,10 @@ void bind_step(py::module_& m) {
         });
       }, "(n,) F_n >= 0 of each contact over the last step (all phases), N s")
       .def_property_readonly("impulses", [](const StepPy& w) {
-        return w.visit([](const auto& of) {
-          using S = typename std::decay_t<decltype(of.ws.q_next)>::Scalar;
-          py::array_t<S> a({py::ssize_t{of.ws.contacts()}, py::ssize_t{3}});
-          for (int i = 0; i < of.ws.contacts(); ++i)
-            for (int k = 0; k < 3; ++k) a.mutable_at(i, k) = of.ws.impulse(i)(k);
-          return py::object(a);
-        });
+        return per_contact_vectors(w, [](const auto& ws, int i) { return ws.impulse(i); });
       }, "(n, 3) total linear impulse on body A at each contact (normal + friction), world coordinates, N s")
       .def_property_readonly("friction_impulses", [](const StepPy& w) {
-        return w.visit([](const auto& of) {
-          using S = typename std::decay_t<decltype(of.ws.q_next)>::Scalar;
-          py::array_t<S> a({py::ssize_t{of.ws.contacts()}, py::ssize_t{3}});
-          for (int i = 0; i < of.ws.contacts(); ++i)
-            for (int k = 0; k < 3; ++k) a.mutable_at(i, k) = of.ws.friction_impulse(i)(k);
-          return py::object(a);
-        });
+        return per_contact_vectors(w, [](const auto& ws, int i) { return ws.friction_impulse(i); });
       }, "(n, 3) friction part of `impulses` (perpendicular to the normal), world coordinates, N s")
       .def_property_readonly("bilateral_impulse", [](const StepPy& w) {
         return w.visit([](const auto& of) {

@@ -2,7 +2,7 @@
 // CollisionGeometry, detect_contacts, the contact time step (ContactStep workspace + contact_step), Lemke's
 // method on a dense LCP, and robots.sphere_pendulum (contact.hpp: conventions). One entry point per function
 // dispatches on the scalar of the model handle (Model: float64, ModelF32: float32), or on the dtype of M for
-// lemke; the algorithms themselves run in ContactKernels<S> (contact_f64.cpp, contact_f32.cpp).
+// lemke; the algorithms themselves run in ContactKernels<S> (contact_kernels.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

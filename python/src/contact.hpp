@@ -1,5 +1,5 @@
 // treedyn Python module, contact layer: the pieces shared by contact.cpp (the classes and the dispatch on the
-// model's scalar) and the per-scalar units contact_f64.cpp / contact_f32.cpp (ContactKernels<S>: the calls
+// model's scalar) and the per-scalar units contact[_step]_f64.cpp / _f32.cpp (ContactKernels<S>: the calls
 // that instantiate the contact step, the narrow phase, Lemke's method and the sphere pendulum, kept out of
 // contact.cpp so that no unit exceeds the compile budget).
 //
@@ -203,7 +203,8 @@ StepReport step_report(const StepOf<S>& of) {
 }
 
 /// The calls that instantiate the contact algorithms in scalar S, defined in contact_kernels.hpp and
-/// instantiated once per scalar (contact_f64.cpp, contact_f32.cpp).
+/// instantiated per scalar (contact_f64.cpp / contact_f32.cpp; the time step in contact_step_f64.cpp /
+/// contact_step_f32.cpp).
 template <class S>
 struct ContactKernels {
   /// A CollisionGeometry of `shapes` (cast to S) checked against h's model (std::invalid_argument).

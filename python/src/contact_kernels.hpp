@@ -1,5 +1,6 @@
 // treedyn Python module, contact layer: the definitions of ContactKernels<S> (contact.hpp), instantiated
-// once per scalar by contact_f64.cpp and contact_f32.cpp.
+// once per scalar in two units each: the time step (contact_step_f64.cpp, contact_step_f32.cpp) and the rest
+// (contact_f64.cpp, contact_f32.cpp); one unit with both took 86 s / 1.3 GB at -O2 under load.
 #pragma once
 
 #include <algorithm>
@@ -97,5 +98,21 @@ py::object ContactKernels<S>::sphere_pendulum(int n) {
             py::arg("nmc_q") = copy_out<S>(sp.nmc_q), py::arg("nmc_v") = copy_out<S>(sp.nmc_v));
 }
 
+
+/// Explicit instantiations of the members of ContactKernels<S> other than the time step.
+#define TREEDYN_PYTHON_CONTACT_KERNELS(S)                                                                         \
+  template GeometryPy ContactKernels<S>::make_geometry(const ModelHandle<S>&, std::vector<Shape<double>>,       \
+                                                       const CollisionOptions&);                                \
+  template void ContactKernels<S>::detect(ModelHandle<S>&, GeometryOf<S>&, const VectorIn<S>&, S,               \
+                                          const ContactProperties<S>&);                                        \
+  template py::object ContactKernels<S>::lemke(const py::handle&, const py::handle&, int);                     \
+  template py::object ContactKernels<S>::sphere_pendulum(int);
+
+/// Explicit instantiations of the time step's members of ContactKernels<S>.
+#define TREEDYN_PYTHON_CONTACT_STEP_KERNELS(S)                                                                    \
+  template std::shared_ptr<StepOf<S>> ContactKernels<S>::make_step(                                             \
+      const ModelHandle<S>&, int, int, const std::vector<BilateralConstraint<double>>&);                        \
+  template void ContactKernels<S>::step(ModelHandle<S>&, StepOf<S>&, const VectorIn<S>&, const VectorIn<S>&,    \
+                                        const VectorIn<S>&, S, S*, S*);
 
 }  // namespace treedyn::python

@@ -270,6 +270,7 @@ void bind_geometry(py::module_& m) {
         return by_model("detect_contacts", model, [&](auto& h) -> py::object {
           using S = ScalarOf<decltype(h)>;
           GeometryOf<S>& of = g.template for_model<S>("detect_contacts", "geometry", h);
+          const auto lock = lock_without_gil(of.mutex);
           const VectorIn<S> qm = vector_in<S>("detect_contacts", "q", q, h.model.nq(), "model.nq");
           if (!(mu >= 0.0) || !std::isfinite(mu) || !(restitution >= 0.0 && restitution <= 1.0) ||
               friction_directions < 2 || friction_directions % 2 != 0)
@@ -467,6 +468,7 @@ void bind_step(py::module_& m) {
           using S = ScalarOf<decltype(h)>;
           const char* call = "contact_step";
           StepOf<S>& of = w.template for_model<S>(call, "workspace", h);
+          const auto lock = lock_without_gil(of.mutex);
           const Model<S>& md = h.model;
           const VectorIn<S> qm = vector_in<S>(call, "q", q, md.nq(), "model.nq");
           const VectorIn<S> vm = vector_in<S>(call, "v", v, md.nv(), "model.nv");

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -74,6 +75,15 @@ struct HandleScalar<ModelHandle<S>> {
 template <class H>
 using ScalarOf = typename HandleScalar<std::decay_t<H>>::type;
 
+/// `mutex` locked, waiting with the GIL released: the thread holding it may need the GIL to finish. A
+/// workspace's lock is taken before the model's (the model's lock never waits for a workspace's).
+inline std::unique_lock<std::mutex> lock_without_gil(std::mutex& mutex) {
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  py::gil_scoped_release release;
+  lock.lock();
+  return lock;
+}
+
 /// A workspace built for one model in one scalar: Of<double> or Of<float>, and the model's id.
 template <template <class> class Of>
 struct Typed {
@@ -91,10 +101,14 @@ struct Typed {
   }
   [[nodiscard]] const char* dtype() const noexcept { return f32 ? "float32" : "float64"; }
   [[nodiscard]] py::dtype numpy_dtype() const { return f32 ? py::dtype::of<float>() : py::dtype::of<double>(); }
-  /// run(Of<S>&) for the scalar this was built in.
+  /// run(Of<S>&) for the scalar this was built in, with its lock held.
   template <class Run>
   py::object visit(Run run) const {
-    if (f32) return run(*f32);
+    if (f32) {
+      const auto lock = lock_without_gil(f32->mutex);
+      return run(*f32);
+    }
+    const auto lock = lock_without_gil(f64->mutex);
     return run(*f64);
   }
   /// The Of<S> of model handle h: ValueError when this was built in the other scalar or for another model.
@@ -163,6 +177,7 @@ struct GeometryOf {
   }
   CollisionGeometry<S> geometry;
   std::vector<Contact<S>> found;  ///< detect_contacts' output, reserved once
+  std::mutex mutex;               ///< held while `found` is written or read
 };
 
 struct GeometryPy : Typed<GeometryOf> {
@@ -178,6 +193,8 @@ struct StepOf {
   ContactStepWorkspace<S, Dynamic> ws;
   int max_friction_directions;
   std::vector<Contact<S>> contacts;  ///< the step's contacts in scalar S, reserved once
+  std::mutex mutex;                  ///< held from filling `contacts` to reading the results (two models may
+                                     ///< share an id, Model.cast, so the model's lock alone does not cover it)
 };
 
 using StepPy = Typed<StepOf>;

@@ -275,3 +275,34 @@ def test_bad_inputs_raise_value_error():
     with pytest.raises(ValueError, match=r"lemke: argument 'M' must be a numpy.ndarray of dtype float64 or float32; "
                                          r"given dtype int64"):
         treedyn.lemke(np.eye(2, dtype=np.int64), np.zeros(2))
+
+
+def test_threads_sharing_a_workspace_get_the_serial_result():
+    """Two threads stepping one workspace through two handles of the same model (Model.cast keeps the id, so
+    the model's lock alone would not serialise them): each thread's steps give the serial result."""
+    import threading
+
+    model = sphere_model(np.float64)
+    models = [model, model.cast(np.float64)]
+    geometry = ground(model)
+    ws = treedyn.ContactStep(model, 1)
+    q0, v0, tau = state(np.float64, (0, 0, RADIUS)), np.array([0, 0, 0, 0.1, 0, -0.5]), np.zeros(6)
+
+    def run(m, out):
+        q, v = q0.copy(), v0.copy()
+        for _ in range(200):
+            contacts = treedyn.detect_contacts(m, geometry, q, 1e-3, restitution=0.5)
+            q, v, _ = treedyn.contact_step(m, ws, q, v, tau, contacts, 1e-3)
+        out.append(np.concatenate([q, v]))
+
+    serial = []
+    run(model, serial)
+    results = []
+    threads = [threading.Thread(target=run, args=(m, results)) for m in models]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2
+    for r in results:
+        np.testing.assert_array_equal(r, serial[0])

@@ -159,13 +159,15 @@ void bind_records(py::module_& m) {
            py::arg("translation_b") = py::none(), py::arg("rows") = 0x3F,
            "BilateralConstraint(body_a, body_b=world, *, rotation_a=None, translation_a=None, rotation_b=None,\n"
            "translation_b=None, rows=0x3F). Checked when a ContactStep is built (ValueError).")
-      .def_readonly("body_a", &B::body_a)
-      .def_readonly("body_b", &B::body_b)
+      .def_readonly("body_a", &B::body_a, "body A (frame F_a is fixed on it)")
+      .def_readonly("body_b", &B::body_b, "body B, or treedyn.world (-1)")
       .def_property_readonly("rows", [](const B& b) { return static_cast<int>(b.rows); }, "row mask (bits 0-5)")
-      .def_property_readonly("rotation_a", [](const B& b) { return array33(b.frame_a.E); })
-      .def_property_readonly("translation_a", [](const B& b) { return array3(b.frame_a.r); })
-      .def_property_readonly("rotation_b", [](const B& b) { return array33(b.frame_b.E); })
-      .def_property_readonly("translation_b", [](const B& b) { return array3(b.frame_b.r); });
+      .def_property_readonly("rotation_a", [](const B& b) { return array33(b.frame_a.E); }, "(3, 3) E of ^{F_a}X_A")
+      .def_property_readonly("translation_a", [](const B& b) { return array3(b.frame_a.r); },
+                             "(3,) F_a's origin in A coordinates, m")
+      .def_property_readonly("rotation_b", [](const B& b) { return array33(b.frame_b.E); }, "(3, 3) E of ^{F_b}X_B")
+      .def_property_readonly("translation_b", [](const B& b) { return array3(b.frame_b.r); },
+                             "(3,) F_b's origin in B (or world) coordinates, m");
 }
 
 void bind_geometry(py::module_& m) {
@@ -210,14 +212,14 @@ void bind_geometry(py::module_& m) {
           "Shape.plane(body, point (3,), normal (3,), name=''): the half-space normal . (x - point) <= 0 is solid;\n"
           "normal is the outward normal (normalised).")
       .def_property_readonly("type", [](const Sh& s) { return shape_type_name(s.type); }, "'sphere', 'capsule', 'box' or 'plane'")
-      .def_readonly("body", &Sh::body)
-      .def_readonly("name", &Sh::name)
-      .def_readonly("radius", &Sh::radius)
+      .def_readonly("body", &Sh::body, "the body it is fixed on, or treedyn.world (-1)")
+      .def_readonly("name", &Sh::name, "name used in error messages")
+      .def_readonly("radius", &Sh::radius, "sphere / capsule radius, m")
       .def_property_readonly("p0", [](const Sh& s) { return array3(s.p0); }, "sphere/box centre, capsule end0, plane point")
       .def_property_readonly("p1", [](const Sh& s) { return array3(s.p1); }, "capsule end1")
       .def_property_readonly("normal", [](const Sh& s) { return array3(s.normal); }, "plane normal")
       .def_property_readonly("axes", [](const Sh& s) { return array33(s.axes); }, "box axes (columns)")
-      .def_property_readonly("half_extents", [](const Sh& s) { return array3(s.half_extents); })
+      .def_property_readonly("half_extents", [](const Sh& s) { return array3(s.half_extents); }, "box half extents, m")
       .def("__repr__", [](const Sh& s) {
         return std::string("Shape.") + shape_type_name(s.type) + "(body=" + std::to_string(s.body) +
                (s.name.empty() ? std::string() : ", name='" + s.name + "'") + ")";
@@ -245,8 +247,8 @@ void bind_geometry(py::module_& m) {
            py::arg("exclude") = std::vector<std::pair<int, int>>{},
            "CollisionGeometry(model, shapes, *, exclude_parent_child=False, exclude=[]): exclude lists pairs of\n"
            "shape indices never tested (either order). ValueError names a bad shape (index, name, problem).")
-      .def_property_readonly("dtype", [](const GeometryPy& g) { return g.numpy_dtype(); })
-      .def_property_readonly("shapes", [](const GeometryPy& g) { return g.shapes; })
+      .def_property_readonly("dtype", [](const GeometryPy& g) { return g.numpy_dtype(); }, "the model's dtype")
+      .def_property_readonly("shapes", [](const GeometryPy& g) { return g.shapes; }, "the shapes (a list of Shape)")
       .def_property_readonly(
           "pairs",
           [](const GeometryPy& g) {
@@ -310,11 +312,11 @@ void bind_statuses(py::module_& m) {
   py::class_<LcpReport>(m, "LcpStatus",
                         "Status of an LCP: code (LcpCode), pivots (Lemke's pivots), residual = max_i |min(w_i, z_i)|\n"
                         "of w = M z + q recomputed from M and q, row (the bilateral row of a failed pivot, else -1).")
-      .def_readonly("code", &LcpReport::code)
-      .def_readonly("pivots", &LcpReport::pivots)
-      .def_readonly("residual", &LcpReport::residual)
-      .def_readonly("row", &LcpReport::row)
-      .def_property_readonly("ok", &LcpReport::ok)
+      .def_readonly("code", &LcpReport::code, "LcpCode")
+      .def_readonly("pivots", &LcpReport::pivots, "Lemke's pivots")
+      .def_readonly("residual", &LcpReport::residual, "max_i |min(w_i, z_i)| of the z returned")
+      .def_readonly("row", &LcpReport::row, "bilateral row of a failed pivot, -1 otherwise")
+      .def_property_readonly("ok", &LcpReport::ok, "True when solved")
       .def("__bool__", &LcpReport::ok)
       .def("__repr__", [](const LcpReport& s) {
         return "LcpStatus(" + text(py::cast(s.code)) + ", pivots=" + std::to_string(s.pivots) + ")";
@@ -337,14 +339,14 @@ void bind_statuses(py::module_& m) {
                          "solved), lcp (LcpStatus of that LCP, or of the time step's when solved), dynamics\n"
                          "(FactorStatus of ABA / OSCM), contacts (n_u), collisions (contacts in phase collision),\n"
                          "lcp_size (n_b + n_u (n_f + 2) of the last LCP solved, Jain's Table 2 count).")
-      .def_readonly("code", &StepReport::code)
-      .def_readonly("phase", &StepReport::phase)
-      .def_readonly("lcp", &StepReport::lcp)
-      .def_readonly("dynamics", &StepReport::dynamics)
-      .def_readonly("contacts", &StepReport::contacts)
-      .def_readonly("collisions", &StepReport::collisions)
-      .def_readonly("lcp_size", &StepReport::lcp_size)
-      .def_property_readonly("ok", &StepReport::ok)
+      .def_readonly("code", &StepReport::code, "ContactStepCode")
+      .def_readonly("phase", &StepReport::phase, "ContactStepPhase of the LCP that failed (none when solved)")
+      .def_readonly("lcp", &StepReport::lcp, "LcpStatus of that LCP (the time step's when solved)")
+      .def_readonly("dynamics", &StepReport::dynamics, "FactorStatus of ABA / OSCM")
+      .def_readonly("contacts", &StepReport::contacts, "contacts in the step (n_u)")
+      .def_readonly("collisions", &StepReport::collisions, "contacts that took part in a collision")
+      .def_readonly("lcp_size", &StepReport::lcp_size, "n_b + n_u (n_f + 2) of the last LCP solved")
+      .def_property_readonly("ok", &StepReport::ok, "True when solved")
       .def("__bool__", &StepReport::ok)
       .def("__repr__", [](const StepReport& s) {
         return "ContactStepStatus(" + text(py::cast(s.code)) + ", contacts=" + std::to_string(s.contacts) +
@@ -399,13 +401,13 @@ void bind_step(py::module_& m) {
            py::arg("bilateral") = std::vector<BilateralConstraint<double>>{},
            "ContactStep(model, max_contacts, max_friction_directions=4, bilateral=[]). ValueError for a bad size or\n"
            "bilateral constraint (naming it).")
-      .def_property_readonly("dtype", [](const StepPy& w) { return w.numpy_dtype(); })
+      .def_property_readonly("dtype", [](const StepPy& w) { return w.numpy_dtype(); }, "the model's dtype")
       .def_property_readonly("max_contacts", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::int_(of.ws.max_contacts()); });
-      })
+      }, "the most contacts a step takes")
       .def_property_readonly("max_friction_directions", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::int_(of.max_friction_directions); });
-      })
+      }, "the most friction directions a contact may have")
       .def_property_readonly("bilateral_rows", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::int_(of.ws.bilateral_rows()); });
       }, "n_b: the number of bilateral rows")

@@ -82,4 +82,5 @@ PYBIND11_MODULE(treedyn, m) {
   bind_inertia<float>(m);
   bind_operational<double>(m);
   bind_operational<float>(m);
+  bind_contact(m);
 }

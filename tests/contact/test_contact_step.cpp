@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -356,7 +357,13 @@ TEST_CASE("contact_step rejects bad inputs", "[contact][contact_step][checks]") 
     CHECK(contact_step(model, data, ws, q, v, v, two, T(1e-3)).code == Code::invalid_argument);
     CHECK(contact_step(model, data, ws, q, v, v, std::vector<Contact<T>>(1), T(0)).code == Code::invalid_argument);
     CHECK(test::Recorder::seen.size() == 3);
+    // dt is not a size: the failure names the argument without a given/expected number
+    CHECK(std::string(test::Recorder::seen.back().argument) == "dt");
+    CHECK(test::Recorder::seen.back().expected_size == -1);
+    CHECK(test::Recorder::seen.back().actual_size == -1);
   }
+  CHECK(ws.max_contacts() == 1);
+  CHECK(ws.max_friction_directions() == 4);
   BilateralConstraint<T> bad;
   bad.body_a = 3;
   CHECK_THROWS_WITH((ContactStepWorkspace<T, Dynamic>(model, 1, 4, {bad})),

@@ -126,6 +126,8 @@ class ContactStepWorkspace {
   [[nodiscard]] int contacts() const noexcept { return n_u_; }
   [[nodiscard]] int bilateral_rows() const noexcept { return n_b_; }
   [[nodiscard]] int max_contacts() const noexcept { return max_contacts_; }
+  /// The largest friction_directions a contact may have in this workspace (the constructor's argument).
+  [[nodiscard]] int max_friction_directions() const noexcept { return max_nf_; }
   /// The bilateral impulses p_b of the last time-step LCP.
   [[nodiscard]] auto bilateral_impulse() const noexcept { return lcp_.bilateral_impulse(); }
   /// The LCP workspace (Lemke's cap and tie rule may be set through it).
@@ -277,7 +279,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
     return invalid();
   TREEDYN_CHECK(n <= ws.max_contacts_, "contact_step", "contacts", "at most the workspace's max_contacts",
                 ws.max_contacts_, n, return invalid());
-  TREEDYN_CHECK(dt > Scalar(0) && std::isfinite(dt), "contact_step", "dt", "a finite step > 0", 1, 0, return invalid());
+  TREEDYN_CHECK(dt > Scalar(0) && std::isfinite(dt), "contact_step", "dt", "a finite step > 0", -1, -1, return invalid());
   for (const Contact<Scalar>& c : contacts) {
     TREEDYN_CHECK(c.body_a >= 0 && c.body_a < model.nbodies() && c.body_b >= world && c.body_b < model.nbodies() &&
                       c.body_b != c.body_a,

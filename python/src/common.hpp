@@ -191,17 +191,45 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
   return {body, Transform<S>::identity()};
 }
 
+/// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float), else null.
+/// An object of another type is refused on a pointer comparison (a Python subclass of Model or ModelF32
+/// takes the full cast).
+template <class S>
+ModelHandle<S>* model_handle(const py::handle& obj) {
+  static PyTypeObject* const type = py::detail::get_type_info(typeid(ModelHandle<S>))->type;
+  if (Py_TYPE(obj.ptr()) != type && !PyType_IsSubtype(Py_TYPE(obj.ptr()), type)) return nullptr;
+  py::detail::make_caster<ModelHandle<S>> caster;
+  if (!caster.load(obj, false)) return nullptr;
+  return &py::detail::cast_op<ModelHandle<S>&>(caster);
+}
+
+/// TypeError "<call>: argument '<name>' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given <type>".
+[[noreturn]] void model_type_error(const char* call, const char* name, const py::handle& obj);
+
+/// One Python entry point over a function's two scalar forms f64 and f32, whose first argument is the model:
+/// the returned callable takes the model as an object and calls the form of its type (no overload resolution).
+template <class R64, class R32, class... A>
+auto by_model(const char* call, R64 (*f64)(ModelHandle<double>&, A...), R32 (*f32)(ModelHandle<float>&, A...)) {
+  return [call, f64, f32](const py::handle& model, A... a) -> py::object {
+    if (ModelHandle<double>* h = model_handle<double>(model)) return f64(*h, a...);
+    if (ModelHandle<float>* h = model_handle<float>(model)) return f32(*h, a...);
+    model_type_error(call, "model", model);
+  };
+}
+
+/// The sentence every docstring of a by_model function ends with.
+inline constexpr const char* both_dtypes_doc =
+    "\n\nmodel: a Model (float64: every array argument and result float64) or a ModelF32 (float32: every array\n"
+    "float32); any other first argument raises TypeError.";
+
 /// Registration functions, one per translation unit.
 void bind_model(py::module_& m);
 void bind_robots(py::module_& m);
 void bind_urdf(py::module_& m);
 void bind_kinematics(py::module_& m);
 void bind_kernels(py::module_& m);
-template <class S>
 void bind_dynamics(py::module_& m);
-template <class S>
 void bind_inertia(py::module_& m);
-template <class S>
 void bind_operational(py::module_& m);
 
 /// True for float32, false for float64; ValueError for any other dtype.

@@ -222,6 +222,13 @@ inline constexpr const char* both_dtypes_doc =
     "\n\nmodel: a Model (float64: every array argument and result float64) or a ModelF32 (float32: every array\n"
     "float32); any other first argument raises TypeError.";
 
+/// Registers `name` as ONE Python function over the scalar forms f64 and f32 (by_model) with the arguments
+/// `extra` (py::arg, py::kw_only) and the docstring `doc` followed by both_dtypes_doc.
+template <class F64, class F32, class... Extra>
+void def_by_model(py::module_& m, const char* name, F64 f64, F32 f32, const std::string& doc, const Extra&... extra) {
+  m.def(name, by_model(name, f64, f32), extra..., (doc + both_dtypes_doc).c_str());
+}
+
 /// Registration functions, one per translation unit.
 void bind_model(py::module_& m);
 void bind_robots(py::module_& m);

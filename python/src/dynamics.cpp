@@ -11,27 +11,24 @@ void bind_dynamics(py::module_& m) {
   using D = Dynamics<double>;
   using F = Dynamics<float>;
   const py::object none = py::none();
-  const auto doc = [](const char* text) { return std::string(text) + both_dtypes_doc; };
 
-  m.def("rnea", by_model("rnea", &D::rnea, &F::rnea), py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"),
-        py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none,
-        doc("rnea(model, q, v, a, *, f_ext=None, out=None) -> tau\n\n"
-            "Inverse dynamics by the recursive Newton-Euler algorithm: the joint forces tau (nv,) that produce the\n"
-            "accelerations a (nv,) at configuration q (nq,) and velocity v (nv,), gravity included. f_ext: None or\n"
-            "(nbodies, 6) external forces, row i = [n; f] (N m, N; angular first) acting on body i in body-i\n"
-            "coordinates. out: optional preallocated C-contiguous (nv,) array, written and returned.\n"
-            "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (tau is NaN).")
-            .c_str());
-  m.def("bias", by_model("bias", &D::bias, &F::bias), py::arg("model"), py::arg("q"), py::arg("v"), py::kw_only(),
-        py::arg("f_ext") = none, py::arg("out") = none,
-        doc("bias(model, q, v, *, f_ext=None, out=None) -> C\n\n"
-            "C(q, v) = rnea(q, v, 0): Coriolis, centrifugal and gravity forces (nv,), and f_ext as in rnea.\n"
-            "model.last_status as in rnea.")
-            .c_str());
+  def_by_model(m, "rnea", &D::rnea, &F::rnea,
+               "rnea(model, q, v, a, *, f_ext=None, out=None) -> tau\n\n"
+               "Inverse dynamics by the recursive Newton-Euler algorithm: the joint forces tau (nv,) that produce the\n"
+               "accelerations a (nv,) at configuration q (nq,) and velocity v (nv,), gravity included. f_ext: None or\n"
+               "(nbodies, 6) external forces, row i = [n; f] (N m, N; angular first) acting on body i in body-i\n"
+               "coordinates. out: optional preallocated C-contiguous (nv,) array, written and returned.\n"
+               "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (tau is NaN).",
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none);
+  def_by_model(m, "bias", &D::bias, &F::bias,
+               "bias(model, q, v, *, f_ext=None, out=None) -> C\n\n"
+               "C(q, v) = rnea(q, v, 0): Coriolis, centrifugal and gravity forces (nv,), and f_ext as in rnea.\n"
+               "model.last_status as in rnea.",
+               py::arg("model"), py::arg("q"), py::arg("v"), py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none);
 
   const auto forward = [&](const char* name, auto f64, auto f32, const char* text) {
-    m.def(name, by_model(name, f64, f32), py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::kw_only(),
-          py::arg("f_ext") = none, py::arg("out") = none, doc(text).c_str());
+    def_by_model(m, name, f64, f32, text, py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::kw_only(),
+                 py::arg("f_ext") = none, py::arg("out") = none);
   };
   forward("aba", &D::aba, &F::aba,
           "aba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
@@ -49,29 +46,25 @@ void bind_dynamics(py::module_& m) {
           "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"
           "invalid_configuration; qdd is then NaN.");
 
-  constexpr const char* batch_note =
+  const std::string batch_note =
       "The loop runs in C++ on `threads` threads with the GIL released (threads - 1 workers kept with the\n"
       "model; results are bit for bit those of a serial loop of the single-state call). Failed rows are NaN\n"
       "and counted in model.last_batch_status.";
-  const auto batch_doc = [&](const char* text) { return std::string(text) + batch_note + both_dtypes_doc; };
-  m.def("aba_batch", by_model("aba_batch", &D::aba_batch, &F::aba_batch), py::arg("model"), py::arg("Q"), py::arg("V"),
-        py::arg("T"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1,
-        batch_doc("aba_batch(model, Q, V, T, *, out=None, threads=1) -> QDD\n\n"
-                         "aba over the rows of Q (n, nq), V (n, nv), T (n, nv): QDD (n, nv); out: optional preallocated\n"
-                         "C-contiguous (n, nv) array. ")
-            .c_str());
-  m.def("rnea_batch", by_model("rnea_batch", &D::rnea_batch, &F::rnea_batch), py::arg("model"), py::arg("Q"),
-        py::arg("V"), py::arg("A"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1,
-        batch_doc("rnea_batch(model, Q, V, A, *, out=None, threads=1) -> TAU\n\n"
-                         "rnea (without external forces) over the rows of Q (n, nq), V (n, nv), A (n, nv): TAU (n, nv);\n"
-                         "out: optional preallocated C-contiguous (n, nv) array. Row status: invalid_configuration. ")
-            .c_str());
-  m.def("crba_batch", by_model("crba_batch", &D::crba_batch, &F::crba_batch), py::arg("model"), py::arg("Q"),
-        py::kw_only(), py::arg("out") = none, py::arg("threads") = 1,
-        batch_doc("crba_batch(model, Q, *, out=None, threads=1) -> H\n\n"
-                         "crba over the rows of Q (n, nq): H (n, nv, nv), H[k] the full symmetric H(Q[k]); out: optional\n"
-                         "preallocated C-contiguous (n, nv, nv) array. Row status: invalid_configuration. ")
-            .c_str());
+  def_by_model(m, "aba_batch", &D::aba_batch, &F::aba_batch,
+               std::string("aba_batch(model, Q, V, T, *, out=None, threads=1) -> QDD\n\n"
+                           "aba over the rows of Q (n, nq), V (n, nv), T (n, nv): QDD (n, nv); out: optional preallocated\n"
+                           "C-contiguous (n, nv) array. ") + batch_note,
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
+  def_by_model(m, "rnea_batch", &D::rnea_batch, &F::rnea_batch,
+               std::string("rnea_batch(model, Q, V, A, *, out=None, threads=1) -> TAU\n\n"
+                           "rnea (without external forces) over the rows of Q (n, nq), V (n, nv), A (n, nv): TAU (n, nv);\n"
+                           "out: optional preallocated C-contiguous (n, nv) array. Row status: invalid_configuration. ") + batch_note,
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("A"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
+  def_by_model(m, "crba_batch", &D::crba_batch, &F::crba_batch,
+               std::string("crba_batch(model, Q, *, out=None, threads=1) -> H\n\n"
+                           "crba over the rows of Q (n, nq): H (n, nv, nv), H[k] the full symmetric H(Q[k]); out: optional\n"
+                           "preallocated C-contiguous (n, nv, nv) array. Row status: invalid_configuration. ") + batch_note,
+               py::arg("model"), py::arg("Q"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
 }
 
 }  // namespace treedyn::python

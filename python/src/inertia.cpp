@@ -10,8 +10,7 @@ void bind_inertia(py::module_& m) {
   using D = Inertia<double>;
   using F = Inertia<float>;
   const auto def = [&](const char* name, auto f64, auto f32, const char* text) {
-    m.def(name, by_model(name, f64, f32), py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = py::none(),
-          (std::string(text) + both_dtypes_doc).c_str());
+    def_by_model(m, name, f64, f32, text, py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = py::none());
   };
   def("crba", &D::crba, &F::crba,
       "crba(model, q, *, out=None) -> H\n\n"

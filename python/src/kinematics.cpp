@@ -128,45 +128,39 @@ struct Kinematics {
 void bind_kinematics(py::module_& m) {
   using D = Kinematics<double>;
   using F = Kinematics<float>;
-  const auto doc = [](const char* text) { return (std::string(text) + both_dtypes_doc); };
-  m.def("neutral", by_model("neutral", &D::neutral, &F::neutral), py::arg("model"),
-        doc("neutral(model) -> q: the neutral configuration (nq,): zeros, identity quaternions (0, 0, 0, 1).").c_str());
-  m.def("random_configuration", by_model("random_configuration", &D::random_configuration, &F::random_configuration),
-        py::arg("model"), py::arg("seed"),
-        doc("random_configuration(model, seed) -> q (nq,): a pure function of (model, seed): angles in\n"
-            "[-pi, pi], translations in [-1, 1] m, uniform unit quaternions (x, y, z, w).")
-            .c_str());
-  m.def("integrate", by_model("integrate", &D::integrate, &F::integrate), py::arg("model"), py::arg("q"), py::arg("v"),
-        py::arg("dt") = 1.0,
-        doc("integrate(model, q, v, dt=1.0) -> q_out (nq,): q moved along the constant body velocity v (nv,)\n"
-            "for dt seconds (exact exponentials for quaternion and planar joints; q + v dt for 1-DoF joints).")
-            .c_str());
-  m.def("difference", by_model("difference", &D::difference, &F::difference), py::arg("model"), py::arg("q0"),
-        py::arg("q1"),
-        doc("difference(model, q0, q1) -> v (nv,): the velocity with integrate(q0, v, 1) = q1 (the shortest\n"
-            "rotation for quaternion joints).")
-            .c_str());
-  m.def("forward_kinematics", by_model("forward_kinematics", &D::forward_kinematics, &F::forward_kinematics),
-        py::arg("model"), py::arg("q"),
-        doc("forward_kinematics(model, q) -> (R, p)\n\n"
-            "Body placements in the world: R (nbodies, 3, 3), R[i] = the rotation whose columns are body i's axes\n"
-            "in world coordinates; p (nbodies, 3), body i's origin in world coordinates (m).\n"
-            "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion.")
-            .c_str());
-  m.def("frame_placement", by_model("frame_placement", &D::frame_placement, &F::frame_placement), py::arg("model"),
-        py::arg("q"), py::arg("frame"),
-        doc("frame_placement(model, q, frame) -> (R, p)\n\n"
-            "The world placement of a named frame (frame: str, see model.frame_names) or of body `frame` (int):\n"
-            "R (3, 3) its axes in world coordinates (columns), p (3,) its origin in world coordinates (m).")
-            .c_str());
-  m.def("frame_jacobian", by_model("frame_jacobian", &D::frame_jacobian, &F::frame_jacobian), py::arg("model"),
-        py::arg("q"), py::arg("frame"), py::arg("reference") = "local",
-        doc("frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
-            "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
-            "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
-            "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
-            "base are zero (all of them for a frame fixed on the base).")
-            .c_str());
+  def_by_model(m, "neutral", &D::neutral, &F::neutral,
+               "neutral(model) -> q: the neutral configuration (nq,): zeros, identity quaternions (0, 0, 0, 1).",
+               py::arg("model"));
+  def_by_model(m, "random_configuration", &D::random_configuration, &F::random_configuration,
+               "random_configuration(model, seed) -> q (nq,): a pure function of (model, seed): angles in\n"
+               "[-pi, pi], translations in [-1, 1] m, uniform unit quaternions (x, y, z, w).",
+               py::arg("model"), py::arg("seed"));
+  def_by_model(m, "integrate", &D::integrate, &F::integrate,
+               "integrate(model, q, v, dt=1.0) -> q_out (nq,): q moved along the constant body velocity v (nv,)\n"
+               "for dt seconds (exact exponentials for quaternion and planar joints; q + v dt for 1-DoF joints).",
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("dt") = 1.0);
+  def_by_model(m, "difference", &D::difference, &F::difference,
+               "difference(model, q0, q1) -> v (nv,): the velocity with integrate(q0, v, 1) = q1 (the shortest\n"
+               "rotation for quaternion joints).",
+               py::arg("model"), py::arg("q0"), py::arg("q1"));
+  def_by_model(m, "forward_kinematics", &D::forward_kinematics, &F::forward_kinematics,
+               "forward_kinematics(model, q) -> (R, p)\n\n"
+               "Body placements in the world: R (nbodies, 3, 3), R[i] = the rotation whose columns are body i's axes\n"
+               "in world coordinates; p (nbodies, 3), body i's origin in world coordinates (m).\n"
+               "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion.",
+               py::arg("model"), py::arg("q"));
+  def_by_model(m, "frame_placement", &D::frame_placement, &F::frame_placement,
+               "frame_placement(model, q, frame) -> (R, p)\n\n"
+               "The world placement of a named frame (frame: str, see model.frame_names) or of body `frame` (int):\n"
+               "R (3, 3) its axes in world coordinates (columns), p (3,) its origin in world coordinates (m).",
+               py::arg("model"), py::arg("q"), py::arg("frame"));
+  def_by_model(m, "frame_jacobian", &D::frame_jacobian, &F::frame_jacobian,
+               "frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
+               "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
+               "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
+               "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
+               "base are zero (all of them for a frame fixed on the base).",
+               py::arg("model"), py::arg("q"), py::arg("frame"), py::arg("reference") = "local");
 }
 
 }  // namespace treedyn::python

@@ -13,10 +13,8 @@ void bind_operational(py::module_& m) {
   D::bind_frames(m);
   F::bind_frames(m);
   const auto def = [&](const char* name, auto f64, auto f32, const char* text) {
-    m.def(name, by_model(name, f64, f32), py::arg("model"), py::arg("frames"), py::arg("q"), py::kw_only(),
-          py::arg("out") = py::none(),
-          (std::string(text) + both_dtypes_doc + "\nframes: the model's OperationalFrames (float64) or OperationalFramesF32.")
-              .c_str());
+    def_by_model(m, name, f64, f32, std::string(text) + "\nframes: the model's OperationalFrames (float64) or OperationalFramesF32.",
+                 py::arg("model"), py::arg("frames"), py::arg("q"), py::kw_only(), py::arg("out") = py::none());
   };
   def("oscm", &D::oscm, &F::oscm,
       "oscm(model, frames, q, *, out=None) -> Lambda\n\n"

@@ -192,12 +192,16 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
 }
 
 /// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float), else null.
-/// An object of another type is refused on a pointer comparison (a Python subclass of Model or ModelF32
-/// takes the full cast).
+/// An object of another type is refused on a type comparison (a Python subclass of Model or ModelF32
+/// takes pybind11's full cast).
 template <class S>
 ModelHandle<S>* model_handle(const py::handle& obj) {
-  static PyTypeObject* const type = py::detail::get_type_info(typeid(ModelHandle<S>))->type;
-  if (Py_TYPE(obj.ptr()) != type && !PyType_IsSubtype(Py_TYPE(obj.ptr()), type)) return nullptr;
+  static py::detail::type_info* const info = py::detail::get_type_info(typeid(ModelHandle<S>));
+  PyTypeObject* const type = Py_TYPE(obj.ptr());
+  if (type == info->type)  // the usual case: the value a Model (ModelF32) instance holds, no type lookup
+    return static_cast<ModelHandle<S>*>(
+        reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder(info).value_ptr());
+  if (!PyType_IsSubtype(type, info->type)) return nullptr;
   py::detail::make_caster<ModelHandle<S>> caster;
   if (!caster.load(obj, false)) return nullptr;
   return &py::detail::cast_op<ModelHandle<S>&>(caster);
@@ -238,6 +242,7 @@ void bind_kernels(py::module_& m);
 void bind_dynamics(py::module_& m);
 void bind_inertia(py::module_& m);
 void bind_operational(py::module_& m);
+void bind_contact(py::module_& m);
 
 /// True for float32, false for float64; ValueError for any other dtype.
 bool is_float32(const py::handle& dtype);

@@ -79,4 +79,5 @@ PYBIND11_MODULE(treedyn, m) {
   bind_dynamics(m);
   bind_inertia(m);
   bind_operational(m);
+  bind_contact(m);
 }

@@ -191,17 +191,56 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
   return {body, Transform<S>::identity()};
 }
 
+/// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float), else null.
+/// An object of another type is refused on a type comparison (a Python subclass of Model or ModelF32
+/// takes pybind11's full cast).
+template <class S>
+ModelHandle<S>* model_handle(const py::handle& obj) {
+  static py::detail::type_info* const info = py::detail::get_type_info(typeid(ModelHandle<S>));
+  PyTypeObject* const type = Py_TYPE(obj.ptr());
+  if (type == info->type)  // the usual case: the value a Model (ModelF32) instance holds, no type lookup
+    return static_cast<ModelHandle<S>*>(
+        reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder(info).value_ptr());
+  if (!PyType_IsSubtype(type, info->type)) return nullptr;
+  py::detail::make_caster<ModelHandle<S>> caster;
+  if (!caster.load(obj, false)) return nullptr;
+  return &py::detail::cast_op<ModelHandle<S>&>(caster);
+}
+
+/// TypeError "<call>: argument '<name>' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given <type>".
+[[noreturn]] void model_type_error(const char* call, const char* name, const py::handle& obj);
+
+/// One Python entry point over a function's two scalar forms f64 and f32, whose first argument is the model:
+/// the returned callable takes the model as an object and calls the form of its type (no overload resolution).
+template <class R64, class R32, class... A>
+auto by_model(const char* call, R64 (*f64)(ModelHandle<double>&, A...), R32 (*f32)(ModelHandle<float>&, A...)) {
+  return [call, f64, f32](const py::handle& model, A... a) -> py::object {
+    if (ModelHandle<double>* h = model_handle<double>(model)) return f64(*h, a...);
+    if (ModelHandle<float>* h = model_handle<float>(model)) return f32(*h, a...);
+    model_type_error(call, "model", model);
+  };
+}
+
+/// The sentence every docstring of a by_model function ends with.
+inline constexpr const char* both_dtypes_doc =
+    "\n\nmodel: a Model (float64: every array argument and result float64) or a ModelF32 (float32: every array\n"
+    "float32); any other first argument raises TypeError.";
+
+/// Registers `name` as ONE Python function over the scalar forms f64 and f32 (by_model) with the arguments
+/// `extra` (py::arg, py::kw_only) and the docstring `doc` followed by both_dtypes_doc.
+template <class F64, class F32, class... Extra>
+void def_by_model(py::module_& m, const char* name, F64 f64, F32 f32, const std::string& doc, const Extra&... extra) {
+  m.def(name, by_model(name, f64, f32), extra..., (doc + both_dtypes_doc).c_str());
+}
+
 /// Registration functions, one per translation unit.
 void bind_model(py::module_& m);
 void bind_robots(py::module_& m);
 void bind_urdf(py::module_& m);
 void bind_kinematics(py::module_& m);
 void bind_kernels(py::module_& m);
-template <class S>
 void bind_dynamics(py::module_& m);
-template <class S>
 void bind_inertia(py::module_& m);
-template <class S>
 void bind_operational(py::module_& m);
 void bind_contact(py::module_& m);
 

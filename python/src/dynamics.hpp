@@ -1,6 +1,7 @@
 // treedyn Python module: inverse and forward dynamics (rnea, bias, aba, modified_aba,
-// forward_dynamics_crba, aba_batch) for one scalar; instantiated once per scalar (dynamics_f64.cpp,
-// dynamics_f32.cpp) so that each translation unit stays small.
+// forward_dynamics_crba) and their batched forms (aba_batch, rnea_batch, crba_batch) for one scalar
+// (api.hpp's Dynamics<S>); instantiated once per scalar (dynamics_f64.cpp, dynamics_f32.cpp) so that each
+// translation unit stays small. The Python entry points and their docstrings are in dynamics.cpp.
 #pragma once
 
 #include <algorithm>
@@ -8,8 +9,9 @@
 #include <string>
 #include <utility>
 
-#include "common.hpp"
+#include "api.hpp"
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea.hpp"
@@ -39,122 +41,135 @@ py::array_t<S> dof_call(const char* call, ModelHandle<S>& h, const py::handle& q
   return result;
 }
 
+/// A forward-dynamics call: `kernel` the algorithm, `status` the Data member holding its status.
+template <class S, class Kernel>
+py::array_t<S> forward_call(const char* call, ModelHandle<S>& h, const py::object& q, const py::object& v,
+                            const py::object& tau, const py::object& f_ext, const py::object& out, Kernel kernel,
+                            FactorStatus Data<S>::*status) {
+  return dof_call<S>(call, h, q, v, "tau", tau, f_ext, out,
+                     [&](auto& model, auto& data, auto& qm, auto& vm, auto& tm, auto& fm) -> const auto& {
+                       const auto& qdd = kernel(model, data, qm, vm, tm, fm);
+                       h.last_status = data.*status;
+                       return qdd;
+                     });
+}
+
+/// The number n of states of a batched call: the rows of Q (n, model.nq); ValueError when Q is not 2-D.
 template <class S>
-void bind_dynamics(py::module_& m) {
-  using H = ModelHandle<S>;
-  const bool f32 = sizeof(S) == 4;
-  const std::string note = f32 ? "float32 overload (ModelF32): as for Model, every array float32." : "";
-  const auto doc = [&](const char* text) { return f32 ? note : std::string(text); };
-  const py::object none = py::none();
+py::ssize_t batch_rows(const char* call, const ModelHandle<S>& h, const py::handle& Q) {
+  if (!py::isinstance<py::array>(Q) || py::reinterpret_borrow<py::array>(Q).ndim() != 2)
+    value_error(std::string(call) + ": argument 'Q' must be a numpy.ndarray of dtype " + dtype_name<S>() +
+                " and shape (n, " + std::to_string(h.model.nq()) + ") (n, model.nq)");
+  return py::reinterpret_borrow<py::array>(Q).shape(0);
+}
 
-  m.def(
-      "rnea",
-      [](H& h, const py::object& q, const py::object& v, const py::object& a, const py::object& f_ext, const py::object& out) {
-        return dof_call<S>("rnea", h, q, v, "a", a, f_ext, out, [&](auto& model, auto& data, auto& qm, auto& vm, auto& am, auto& fm) -> const auto& {
-          const auto& tau = treedyn::rnea(model, data, qm, vm, am, fm);
-          h.last_status = data.config_status;
-          return tau;
-        });
-      },
-      py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::kw_only(), py::arg("f_ext") = none,
-      py::arg("out") = none,
-      doc("rnea(model, q, v, a, *, f_ext=None, out=None) -> tau\n\n"
-          "Inverse dynamics by the recursive Newton-Euler algorithm: the joint forces tau (nv,) that produce the\n"
-          "accelerations a (nv,) at configuration q (nq,) and velocity v (nv,), gravity included. f_ext: None or\n"
-          "(nbodies, 6) external forces, row i = [n; f] (N m, N; angular first) acting on body i in body-i\n"
-          "coordinates. out: optional preallocated C-contiguous (nv,) array, written and returned.\n"
-          "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (tau is NaN).")
-          .c_str());
+/// run(runner) -> BatchStatus on the model's BatchRunner (made on `threads` threads on first use or when
+/// the count changes) with the GIL released and the model's lock taken; its status kept in
+/// model.last_batch_status.
+template <class S, class Run>
+void run_batch(const char* call, ModelHandle<S>& h, int threads, Run run) {
+  if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(h.mutex);
+  if (!h.batch || h.batch_threads != threads) {
+    h.batch.reset();
+    h.batch = std::make_shared<BatchRunner<S>>(h.model, threads);
+    h.batch_threads = threads;
+  }
+  const BatchStatus s = run(*static_cast<BatchRunner<S>*>(h.batch.get()));
+  h.last_batch_status = BatchReport{s.failures, s.first_failed, s.first_status};
+}
 
-  m.def(
-      "bias",
-      [](H& h, const py::object& q, const py::object& v, const py::object& f_ext, const py::object& out) {
-        return dof_call<S>("bias", h, q, v, nullptr, py::none(), f_ext, out,
-                           [&](auto& model, auto& data, auto& qm, auto& vm, auto&, auto& fm) -> const auto& {
-                             const auto& C = treedyn::bias(model, data, qm, vm, fm);
-                             h.last_status = data.config_status;
-                             return C;
+/// A batched (Q, V, X) -> (n, nv) call: method(runner, Q, V, X, OUT) runs the BatchRunner's kernel on the
+/// rows of Q (n, nq), V and X (n, nv; X named x_name) as columns of nv x n maps.
+template <class S, class Method>
+py::array_t<S> dynamics_batch(const char* call, ModelHandle<S>& h, const py::object& Q, const py::object& V,
+                              const char* x_name, const py::object& X, const py::object& out, int threads, Method method) {
+  const py::ssize_t n = batch_rows<S>(call, h, Q);
+  const py::ssize_t nv = h.model.nv();
+  const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
+  const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, nv, "n, model.nv");
+  const MatrixIn<S> Xm = rows_as_columns<S>(call, x_name, X, n, nv, "n, model.nv");
+  py::array_t<S> result = output<S>(call, out, {n, nv}, "n, model.nv");
+  Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>> OUT(result.mutable_data(), nv, n);
+  run_batch(call, h, threads, [&](BatchRunner<S>& r) { return method(r, Qm, Vm, Xm, OUT); });
+  return result;
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::rnea(H& h, Obj q, Obj v, Obj a, Obj f_ext, Obj out) {
+  return dof_call<S>("rnea", h, q, v, "a", a, f_ext, out, [&](auto& model, auto& data, auto& qm, auto& vm, auto& am, auto& fm) -> const auto& {
+    const auto& tau = treedyn::rnea(model, data, qm, vm, am, fm);
+    h.last_status = data.config_status;
+    return tau;
+  });
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::bias(H& h, Obj q, Obj v, Obj f_ext, Obj out) {
+  return dof_call<S>("bias", h, q, v, nullptr, py::none(), f_ext, out,
+                     [&](auto& model, auto& data, auto& qm, auto& vm, auto&, auto& fm) -> const auto& {
+                       const auto& C = treedyn::bias(model, data, qm, vm, fm);
+                       h.last_status = data.config_status;
+                       return C;
+                     });
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out) {
+  return forward_call<S>("aba", h, q, v, tau, f_ext, out,
+                         [](auto&&... a) -> const auto& { return treedyn::aba(std::forward<decltype(a)>(a)...); },
+                         &Data<S>::aba_status);
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::modified_aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out) {
+  return forward_call<S>("modified_aba", h, q, v, tau, f_ext, out,
+                         [](auto&&... a) -> const auto& { return treedyn::modified_aba(std::forward<decltype(a)>(a)...); },
+                         &Data<S>::aba_status);
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::forward_dynamics_crba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out) {
+  return forward_call<S>(
+      "forward_dynamics_crba", h, q, v, tau, f_ext, out,
+      [](auto&&... a) -> const auto& { return treedyn::forward_dynamics_crba(std::forward<decltype(a)>(a)...); },
+      &Data<S>::factor_status);
+}
+
+template <class S>
+py::array_t<S> Dynamics<S>::aba_batch(H& h, Obj Q, Obj V, Obj T, Obj out, int threads) {
+  return dynamics_batch<S>("aba_batch", h, Q, V, "T", T, out, threads,
+                           [](BatchRunner<S>& r, const auto& Qm, const auto& Vm, const auto& Tm, auto& QDD) {
+                             return r.aba(Qm, Vm, Tm, QDD);
                            });
-      },
-      py::arg("model"), py::arg("q"), py::arg("v"), py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none,
-      doc("bias(model, q, v, *, f_ext=None, out=None) -> C\n\n"
-          "C(q, v) = rnea(q, v, 0): Coriolis, centrifugal and gravity forces (nv,), and f_ext as in rnea.\n"
-          "model.last_status as in rnea.")
-          .c_str());
+}
 
-  // Forward dynamics: `kernel` is the algorithm, `status` the Data member holding its status.
-  const auto forward = [&](const char* name, auto kernel, FactorStatus Data<S>::*status, const char* text) {
-    m.def(
-        name,
-        [name, kernel, status](H& h, const py::object& q, const py::object& v, const py::object& tau,
-                               const py::object& f_ext, const py::object& out) {
-          return dof_call<S>(name, h, q, v, "tau", tau, f_ext, out,
-                             [&](auto& model, auto& data, auto& qm, auto& vm, auto& tm, auto& fm) -> const auto& {
-                               const auto& qdd = kernel(model, data, qm, vm, tm, fm);
-                               h.last_status = data.*status;
-                               return qdd;
-                             });
-        },
-        py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::kw_only(), py::arg("f_ext") = py::none(),
-        py::arg("out") = py::none(), doc(text).c_str());
-  };
-  forward(
-      "aba", [](auto&&... a) -> const auto& { return treedyn::aba(std::forward<decltype(a)>(a)...); }, &Data<S>::aba_status,
-      "aba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
-      "Forward dynamics by the articulated-body algorithm: qdd (nv,) = H(q)^-1 (tau - C(q, v)), tau (nv,) in\n"
-      "N or N m. f_ext and out as in rnea. model.last_status: non_positive_pivot naming the BODY whose joint\n"
-      "pivot D_i is not positive definite, or invalid_configuration; qdd is then NaN.");
-  forward(
-      "modified_aba", [](auto&&... a) -> const auto& { return treedyn::modified_aba(std::forward<decltype(a)>(a)...); },
-      &Data<S>::aba_status,
-      "modified_aba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
-      "Forward dynamics by the modified articulated-body algorithm (joint pivots formed without the\n"
-      "cancellation of the ABA when a parent's and a child's joint axes (nearly) coincide: more accurate in\n"
-      "float32 on such chains). Arguments, result and model.last_status as in aba.");
-  forward(
-      "forward_dynamics_crba", [](auto&&... a) -> const auto& { return treedyn::forward_dynamics_crba(std::forward<decltype(a)>(a)...); },
-      &Data<S>::factor_status,
-      "forward_dynamics_crba(model, q, v, tau, *, f_ext=None, out=None) -> qdd\n\n"
-      "Forward dynamics by the CRBA and the sparse LTDL factorization of H: qdd = H^-1 (tau - C).\n"
-      "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"
-      "invalid_configuration; qdd is then NaN.");
+template <class S>
+py::array_t<S> Dynamics<S>::rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int threads) {
+  return dynamics_batch<S>("rnea_batch", h, Q, V, "A", A, out, threads,
+                           [](BatchRunner<S>& r, const auto& Qm, const auto& Vm, const auto& Am, auto& TAU) {
+                             return r.rnea(Qm, Vm, Am, TAU);
+                           });
+}
 
-  m.def(
-      "aba_batch",
-      [](H& h, const py::object& Q, const py::object& V, const py::object& T, const py::object& out, int threads) {
-        constexpr const char* call = "aba_batch";
-        const Model<S>& model = h.model;
-        if (!py::isinstance<py::array>(Q) || py::reinterpret_borrow<py::array>(Q).ndim() != 2)
-          value_error(std::string(call) + ": argument 'Q' must be a numpy.ndarray of dtype " + dtype_name<S>() +
-                      " and shape (n, " + std::to_string(model.nq()) + ") (n, model.nq)");
-        const py::ssize_t n = py::reinterpret_borrow<py::array>(Q).shape(0);
-        const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, model.nq(), "n, model.nq");
-        const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, model.nv(), "n, model.nv");
-        const MatrixIn<S> Tm = rows_as_columns<S>(call, "T", T, n, model.nv(), "n, model.nv");
-        if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
-        py::array_t<S> result = output<S>(call, out, {n, model.nv()}, "n, model.nv");
-        Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>> QDD(result.mutable_data(), model.nv(), n);
-        {
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(h.mutex);
-          if (!h.batch || h.batch_threads != threads) {
-            h.batch.reset();
-            h.batch = std::make_shared<BatchRunner<S>>(model, threads);
-            h.batch_threads = threads;
-          }
-          const BatchStatus s = static_cast<BatchRunner<S>*>(h.batch.get())->aba(Qm, Vm, Tm, QDD);
-          h.last_batch_status = BatchReport{s.failures, s.first_failed, s.first_status};
-        }
-        return result;
-      },
-      py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("out") = none,
-      py::arg("threads") = 1,
-      doc("aba_batch(model, Q, V, T, *, out=None, threads=1) -> QDD\n\n"
-          "aba over the rows of Q (n, nq), V (n, nv), T (n, nv), the loop run in C++ on `threads` threads\n"
-          "(threads - 1 workers kept with the model; results are bit for bit those of a serial loop). Returns\n"
-          "QDD (n, nv); out: optional preallocated C-contiguous (n, nv) array. Failed rows are NaN and counted\n"
-          "in model.last_batch_status.")
-          .c_str());
+template <class S>
+py::array_t<S> Dynamics<S>::crba_batch(H& h, Obj Q, Obj out, int threads) {
+  constexpr const char* call = "crba_batch";
+  const py::ssize_t n = batch_rows<S>(call, h, Q);
+  const py::ssize_t nv = h.model.nv();
+  const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
+  py::array_t<S> result = output<S>(call, out, {n, nv, nv}, "n, model.nv, model.nv");
+  S* dst = result.mutable_data();
+  run_batch(call, h, threads, [&](BatchRunner<S>& r) {
+    return r.for_each(static_cast<int>(n), [&](const Model<S>& model, Data<S>& data, int k) {
+      treedyn::crba(model, data, Qm.col(k));
+      // H is symmetric: the column-major map of row k's row-major (nv, nv) block is exact.
+      dense_H(model, data, Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>(dst + k * nv * nv, nv, nv));
+      return data.config_status;
+    });
+  });
+  return result;
 }
 
 }  // namespace treedyn::python

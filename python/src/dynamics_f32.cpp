@@ -1,4 +1,4 @@
-// treedyn Python module: dynamics bindings in float (dynamics.hpp).
+// treedyn Python module: the float forms of the dynamics functions (dynamics.hpp).
 #include "dynamics.hpp"
 
-template void treedyn::python::bind_dynamics<float>(pybind11::module_&);
+template struct treedyn::python::Dynamics<float>;

@@ -1,4 +1,4 @@
-// treedyn Python module: dynamics bindings in double (dynamics.hpp).
+// treedyn Python module: the double forms of the dynamics functions (dynamics.hpp).
 #include "dynamics.hpp"
 
-template void treedyn::python::bind_dynamics<double>(pybind11::module_&);
+template struct treedyn::python::Dynamics<double>;

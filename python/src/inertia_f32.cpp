@@ -1,4 +1,4 @@
-// treedyn Python module: inertia-matrix bindings in float (inertia.hpp).
+// treedyn Python module: the float forms of the inertia functions (inertia.hpp).
 #include "inertia.hpp"
 
-template void treedyn::python::bind_inertia<float>(pybind11::module_&);
+template struct treedyn::python::Inertia<float>;

@@ -1,4 +1,4 @@
-// treedyn Python module: inertia-matrix bindings in double (inertia.hpp).
+// treedyn Python module: the double forms of the inertia functions (inertia.hpp).
 #include "inertia.hpp"
 
-template void treedyn::python::bind_inertia<double>(pybind11::module_&);
+template struct treedyn::python::Inertia<double>;

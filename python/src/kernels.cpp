@@ -2,6 +2,7 @@
 // and its parent array (expand_parent_array, ltdl, ltl, the products and solves with their factors), and
 // the topology generators and cost metrics (treedyn.topology). One
 // entry point per function dispatches on the matrix's dtype (float64 or float32; no overload resolution).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,16 +33,18 @@ py::object by_dtype(const char* call, const py::handle& A, Run run) {
                                             : text(A.get_type().attr("__name__"))));
 }
 
-/// A copy of the (n, n) array A (n = len(parents)) as a new C-contiguous array and a row-major map of it.
+/// A copy of the (n, n) array A (n = len(parents)) in `out` (checked: C-contiguous, writeable, A's dtype and
+/// shape; it may be A itself) or a new C-contiguous array.
 template <class S>
-py::array_t<S> square_copy(const char* call, const py::handle& A, py::ssize_t n) {
+py::array_t<S> square_copy(const char* call, const py::handle& A, py::ssize_t n, const py::handle& out) {
   const py::array a = checked_array<S>(call, "A", A, {n, n}, "len(parents), len(parents)");
-  py::array_t<S> out({n, n});
+  py::array_t<S> F = output<S>(call, out, {n, n}, "len(parents), len(parents)");
   const auto item = static_cast<py::ssize_t>(sizeof(S));
   const MatrixIn<S> in(static_cast<const S*>(a.data()), n, n,
                        Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(1) / item, a.strides(0) / item));
-  RowMajorMap<S>(out.mutable_data(), n, n) = in;  // in(r, c) = A[r, c] (strides of the array, no copy)
-  return out;
+  if (F.data() != a.data() || a.strides(0) != n * item || a.strides(1) != item)  // out=A: already in place
+    RowMajorMap<S>(F.mutable_data(), n, n) = in.eval();  // in(r, c) = A[r, c]; eval(): out may overlap A
+  return F;
 }
 
 /// The parents checked regular (ValueError naming the first irregular entry otherwise).
@@ -55,11 +58,11 @@ template <class Kernel>
 void bind_factor(py::module_& m, const char* name, Kernel kernel, const char* doc) {
   m.def(
       name,
-      [name, kernel](const py::object& A, const std::vector<int>& parents) {
+      [name, kernel](const py::object& A, const std::vector<int>& parents, const py::object& out) {
         return by_dtype(name, A, [&](auto tag) {
           using S = typename decltype(tag)::type;
           const auto n = static_cast<py::ssize_t>(parents.size());
-          py::array_t<S> F = square_copy<S>(name, A, n);
+          py::array_t<S> F = square_copy<S>(name, A, n, out);
           FactorStatus status;
           {
             py::gil_scoped_release release;
@@ -69,34 +72,56 @@ void bind_factor(py::module_& m, const char* name, Kernel kernel, const char* do
           return py::make_tuple(F, status);
         });
       },
-      py::arg("A"), py::arg("parents"), doc);
+      py::arg("A"), py::arg("parents"), py::kw_only(), py::arg("out") = py::none(),
+      (std::string(doc) + "\nout: optional C-contiguous (n, n) array of A's dtype receiving F (it may be A itself:\n"
+                          "A is then factorized in place).").c_str());
 }
 
-/// Binds product(F, parents, x) -> y: `kernel(L, parents, x_in, y)` with y a new vector.
+/// Binds product(F, parents, x, *, [unit=False,] out=None) -> y: `kernel(L, parents, x_in, y, unit)` with y
+/// `out` (checked) or a new vector; with_unit false: no `unit` argument (the kernel's form is fixed).
 template <class Kernel>
-void bind_vector_op(py::module_& m, const char* name, Kernel kernel, const char* doc) {
-  m.def(
-      name,
-      [name, kernel](const py::object& F, const std::vector<int>& parents, const py::object& x, bool unit) {
-        const std::vector<int> lambda = regular(parents);
-        return by_dtype(name, F, [&](auto tag) {
-          using S = typename decltype(tag)::type;
-          const auto n = static_cast<py::ssize_t>(lambda.size());
-          const py::array a = checked_array<S>(name, "F", F, {n, n}, "len(parents), len(parents)");
-          const auto item = static_cast<py::ssize_t>(sizeof(S));
-          const MatrixIn<S> Fm(static_cast<const S*>(a.data()), n, n,
-                               Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(1) / item, a.strides(0) / item));
-          const VectorIn<S> xm = vector_in<S>(name, "x", x, n, "len(parents)");
-          py::array_t<S> y(n);
-          Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, 1>> ym(y.mutable_data(), n);
-          {
-            py::gil_scoped_release release;
-            kernel(Fm, lambda, xm, ym, unit);
-          }
-          return y;
-        });
-      },
-      py::arg("F"), py::arg("parents"), py::arg("x"), py::kw_only(), py::arg("unit") = false, doc);
+void bind_vector_op(py::module_& m, const char* name, Kernel kernel, bool with_unit, const char* doc) {
+  const auto run = [name, kernel](const py::object& F, const std::vector<int>& parents, const py::object& x, bool unit,
+                                  const py::object& out) {
+    const std::vector<int> lambda = regular(parents);
+    return by_dtype(name, F, [&](auto tag) {
+      using S = typename decltype(tag)::type;
+      const auto n = static_cast<py::ssize_t>(lambda.size());
+      const py::array a = checked_array<S>(name, "F", F, {n, n}, "len(parents), len(parents)");
+      const auto item = static_cast<py::ssize_t>(sizeof(S));
+      const MatrixIn<S> Fm(static_cast<const S*>(a.data()), n, n,
+                           Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(a.strides(1) / item, a.strides(0) / item));
+      const VectorIn<S> xm = vector_in<S>(name, "x", x, n, "len(parents)");
+      py::array_t<S> y = output<S>(name, out, {n}, "len(parents)");
+      // out=x: x is copied first (mul_lt's y must not alias its x); any other overlap is refused.
+      const S* x_first = xm.data();
+      const S* x_last = xm.data() + (n > 0 ? (n - 1) * xm.innerStride() : 0);
+      const bool same = n > 0 && y.data() == x_first && xm.innerStride() == 1;
+      if (n > 0 && !same && y.data() <= std::max(x_first, x_last) && std::min(x_first, x_last) <= y.data() + (n - 1))
+        value_error(std::string(name) + ": argument 'out' overlaps x without being x itself");
+      Eigen::Matrix<S, Eigen::Dynamic, 1> x_copy;
+      if (same) x_copy = xm;
+      const VectorIn<S> xin = same ? VectorIn<S>(x_copy.data(), n, Eigen::InnerStride<>(1)) : xm;
+      Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, 1>> ym(y.mutable_data(), n);
+      {
+        py::gil_scoped_release release;
+        kernel(Fm, lambda, xin, ym, unit);
+      }
+      return y;
+    });
+  };
+  const std::string text = std::string(doc) + "\nout: optional C-contiguous (n,) array of F's dtype receiving the result" +
+                           " (it may be x itself).";
+  if (with_unit) {
+    m.def(name, run, py::arg("F"), py::arg("parents"), py::arg("x"), py::kw_only(), py::arg("unit") = false,
+          py::arg("out") = py::none(), text.c_str());
+  } else {
+    m.def(
+        name, [run](const py::object& F, const std::vector<int>& parents, const py::object& x, const py::object& out) {
+          return run(F, parents, x, false, out);
+        },
+        py::arg("F"), py::arg("parents"), py::arg("x"), py::kw_only(), py::arg("out") = py::none(), text.c_str());
+  }
 }
 
 void bind_topology(py::module_& m) {
@@ -147,7 +172,7 @@ void bind_kernels(py::module_& m) {
       "a chain of dofs[i] rows; the result is the parent array of H's rows. ValueError for an irregular array.");
   bind_factor(
       m, "ltdl", [](auto& A, const std::vector<int>& lambda) { return treedyn::ltdl(A, lambda); },
-      "ltdl(A, parents) -> (F, status)\n\n"
+      "ltdl(A, parents, *, out=None) -> (F, status)\n\n"
       "The sparse LTDL factorization A = L^T D L (Featherstone 2005, App. A) of a symmetric positive-definite\n"
       "A (n, n) (float64 or float32; only its lower triangle is read) whose lower-triangle nonzeros lie in\n"
       "ancestor columns of the regular parent array `parents` (n,). F: a copy of A with D on the diagonal and\n"
@@ -156,7 +181,7 @@ void bind_kernels(py::module_& m) {
       "irregular parent (invalid_parent_array).");
   bind_factor(
       m, "ltl", [](auto& A, const std::vector<int>& lambda) { return treedyn::ltl(A, lambda); },
-      "ltl(A, parents) -> (F, status)\n\n"
+      "ltl(A, parents, *, out=None) -> (F, status)\n\n"
       "The sparse LTL factorization A = L^T L (Featherstone 2005, App. A): as ltdl, F holding L (diagonal\n"
       "included) in the lower triangle.");
   const auto unit_or_not = [](auto plain, auto unit_form) {
@@ -169,24 +194,45 @@ void bind_kernels(py::module_& m) {
       m, "mul_l",
       unit_or_not([](const auto& L, const auto& l, auto& y) { treedyn::mul_l(L, l, y); },
                   [](const auto& L, const auto& l, auto& y) { treedyn::mul_l_unit(L, l, y); }),
-      "mul_l(F, parents, x, *, unit=False) -> L @ x\n\n"
+      true,
+      "mul_l(F, parents, x, *, unit=False, out=None) -> L @ x\n\n"
       "L the lower triangle of a factor F from ltl (unit=False) or ltdl (unit=True: unit diagonal implied).");
   bind_vector_op(
       m, "mul_lt",
       [](const auto& L, const std::vector<int>& lambda, const auto& x, auto& y, bool unit) {
         if (unit) treedyn::mul_lt_unit(L, lambda, x, y); else treedyn::mul_lt(L, lambda, x, y);
       },
-      "mul_lt(F, parents, x, *, unit=False) -> L^T @ x\n\nL as in mul_l.");
+      true,
+      "mul_lt(F, parents, x, *, unit=False, out=None) -> L^T @ x\n\nL as in mul_l.");
   bind_vector_op(
       m, "solve_l",
       unit_or_not([](const auto& L, const auto& l, auto& y) { treedyn::solve_l(L, l, y); },
                   [](const auto& L, const auto& l, auto& y) { treedyn::solve_l_unit(L, l, y); }),
-      "solve_l(F, parents, x, *, unit=False) -> L^-1 @ x\n\nL as in mul_l.");
+      true,
+      "solve_l(F, parents, x, *, unit=False, out=None) -> L^-1 @ x\n\nL as in mul_l.");
   bind_vector_op(
       m, "solve_lt",
       unit_or_not([](const auto& L, const auto& l, auto& y) { treedyn::solve_lt(L, l, y); },
                   [](const auto& L, const auto& l, auto& y) { treedyn::solve_lt_unit(L, l, y); }),
-      "solve_lt(F, parents, x, *, unit=False) -> L^-T @ x\n\nL as in mul_l.");
+      true,
+      "solve_lt(F, parents, x, *, unit=False, out=None) -> L^-T @ x\n\nL as in mul_l.");
+  const auto solve = [](auto kernel) {
+    return [kernel](const auto& A, const std::vector<int>& lambda, const auto& x, auto& y, bool) {
+      y = x;
+      kernel(A, lambda, y);
+    };
+  };
+  bind_vector_op(
+      m, "ltdl_solve", solve([](const auto& A, const auto& l, auto& y) { treedyn::ltdl_solve(A, l, y); }), false,
+      "ltdl_solve(F, parents, x, *, out=None) -> A^-1 @ x\n\n"
+      "The solve with a factor F = ltdl(A, parents)[0] (float64 or float32 by F's dtype) in one call: x <- L^-T x,\n"
+      "x_i <- x_i / D_i, x <- L^-1 x (Featherstone 2005, Table 1), i.e. solve_l(F, p, solve_lt(F, p, x, unit=True)\n"
+      "/ diag(F), unit=True). Check ltdl's status first: with a failed factor the result is meaningless.");
+  bind_vector_op(
+      m, "ltl_solve", solve([](const auto& A, const auto& l, auto& y) { treedyn::ltl_solve(A, l, y); }), false,
+      "ltl_solve(F, parents, x, *, out=None) -> A^-1 @ x\n\n"
+      "The solve with a factor F = ltl(A, parents)[0] in one call: x <- L^-T x, then x <- L^-1 x. Check ltl's\n"
+      "status first: with a failed factor the result is meaningless.");
 }
 
 }  // namespace treedyn::python

@@ -50,121 +50,117 @@ py::tuple placements(const char* call, ModelHandle<S>& h, const py::handle& q, s
   return py::make_tuple(R, p);
 }
 
+/// The per-scalar forms of the functions (both scalars in this unit: they are light).
 template <class S>
-void bind_scalar(py::module_& m) {
+struct Kinematics {
   using H = ModelHandle<S>;
+  using Obj = const py::object&;
   using Vec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-  const bool f32 = sizeof(S) == 4;
-  const auto doc = [&](const char* text) {
-    return f32 ? std::string("float32 overload (ModelF32): as for Model, every array float32.") : std::string(text);
-  };
-  m.def(
-      "neutral", [](const H& h) { return copy_vector<S>(treedyn::neutral(h.model)); }, py::arg("model"),
-      doc("neutral(model) -> q: the neutral configuration (nq,): zeros, identity quaternions (0, 0, 0, 1).").c_str());
-  m.def(
-      "random_configuration",
-      [](const H& h, std::uint64_t seed) { return copy_vector<S>(treedyn::random_configuration(h.model, seed)); },
-      py::arg("model"), py::arg("seed"),
-      doc("random_configuration(model, seed) -> q (nq,): a pure function of (model, seed): angles in\n"
-          "[-pi, pi], translations in [-1, 1] m, uniform unit quaternions (x, y, z, w).")
-          .c_str());
-  m.def(
-      "integrate",
-      [](H& h, const py::object& q, const py::object& v, double dt) {
-        const VectorIn<S> qm = vector_in<S>("integrate", "q", q, h.model.nq(), "model.nq");
-        const VectorIn<S> vm = vector_in<S>("integrate", "v", v, h.model.nv(), "model.nv");
-        py::array_t<S> out(h.model.nq());
-        Eigen::Map<Vec> dst(out.mutable_data(), h.model.nq());
-        py::gil_scoped_release release;
-        treedyn::integrate(h.model, qm, vm, static_cast<S>(dt), dst);
-        return out;
-      },
-      py::arg("model"), py::arg("q"), py::arg("v"), py::arg("dt") = 1.0,
-      doc("integrate(model, q, v, dt=1.0) -> q_out (nq,): q moved along the constant body velocity v (nv,)\n"
-          "for dt seconds (exact exponentials for quaternion and planar joints; q + v dt for 1-DoF joints).")
-          .c_str());
-  m.def(
-      "difference",
-      [](H& h, const py::object& q0, const py::object& q1) {
-        const VectorIn<S> a = vector_in<S>("difference", "q0", q0, h.model.nq(), "model.nq");
-        const VectorIn<S> b = vector_in<S>("difference", "q1", q1, h.model.nq(), "model.nq");
-        py::array_t<S> out(h.model.nv());
-        Eigen::Map<Vec> dst(out.mutable_data(), h.model.nv());
-        py::gil_scoped_release release;
-        treedyn::difference(h.model, a, b, dst);
-        return out;
-      },
-      py::arg("model"), py::arg("q0"), py::arg("q1"),
-      doc("difference(model, q0, q1) -> v (nv,): the velocity with integrate(q0, v, 1) = q1 (the shortest\n"
-          "rotation for quaternion joints).")
-          .c_str());
-  m.def(
-      "forward_kinematics",
-      [](H& h, const py::object& q) {
-        const py::ssize_t nb = h.model.nbodies();
-        return placements<S>("forward_kinematics", h, q, {nb, 3, 3}, {nb, 3}, [&](const auto& X, S* R, S* p) {
-          for (int i = 0; i < h.model.nbodies(); ++i) write_placement(X[i], R + 9 * i, p + 3 * i);
-        });
-      },
-      py::arg("model"), py::arg("q"),
-      doc("forward_kinematics(model, q) -> (R, p)\n\n"
-          "Body placements in the world: R (nbodies, 3, 3), R[i] = the rotation whose columns are body i's axes\n"
-          "in world coordinates; p (nbodies, 3), body i's origin in world coordinates (m).\n"
-          "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion.")
-          .c_str());
-  m.def(
-      "frame_placement",
-      [](H& h, const py::object& q, const py::object& frame) {
-        const auto f = frame_arg<S>("frame_placement", h.model, frame);
-        return placements<S>("frame_placement", h, q, {3, 3}, {3}, [&](const auto& X, S* R, S* p) {
-          write_placement(f.first == no_parent ? f.second : Transform<S>(f.second * X[f.first]), R, p);
-        });
-      },
-      py::arg("model"), py::arg("q"), py::arg("frame"),
-      doc("frame_placement(model, q, frame) -> (R, p)\n\n"
-          "The world placement of a named frame (frame: str, see model.frame_names) or of body `frame` (int):\n"
-          "R (3, 3) its axes in world coordinates (columns), p (3,) its origin in world coordinates (m).")
-          .c_str());
-  m.def(
-      "frame_jacobian",
-      [](H& h, const py::object& q, const py::object& frame, const std::string& reference) {
-        const VectorIn<S> qm = vector_in<S>("frame_jacobian", "q", q, h.model.nq(), "model.nq");
-        const auto f = frame_arg<S>("frame_jacobian", h.model, frame);
-        if (reference != "local" && reference != "world_aligned")
-          value_error("frame_jacobian: reference must be 'local' or 'world_aligned'; given '" + reference + "'");
-        const ReferenceFrame ref = reference == "local" ? ReferenceFrame::local : ReferenceFrame::world_aligned;
-        const py::ssize_t nv = h.model.nv();
-        py::array_t<S> J({py::ssize_t{6}, nv});
-        S* Jd = J.mutable_data();
-        {
-          py::gil_scoped_release release;
-          const std::lock_guard<std::mutex> lock(h.mutex);
-          treedyn::forward_kinematics(h.model, h.data, qm);
-          h.last_status = h.data.config_status;
-          if (f.first == no_parent) {  // a frame fixed on the base does not move
-            std::fill(Jd, Jd + 6 * nv, S(0));
-          } else {
-            const auto& Jm = treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref);
-            for (int r = 0; r < 6; ++r)
-              for (py::ssize_t c = 0; c < nv; ++c) Jd[r * nv + c] = Jm(r, c);
-          }
-        }
-        return J;
-      },
-      py::arg("model"), py::arg("q"), py::arg("frame"), py::arg("reference") = "local",
-      doc("frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
-          "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
-          "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
-          "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
-          "base are zero (all of them for a frame fixed on the base).")
-          .c_str());
-}
+
+  static py::array_t<S> neutral(H& h) { return copy_vector<S>(treedyn::neutral(h.model)); }
+
+  static py::array_t<S> random_configuration(H& h, std::uint64_t seed) {
+    return copy_vector<S>(treedyn::random_configuration(h.model, seed));
+  }
+
+  static py::array_t<S> integrate(H& h, Obj q, Obj v, double dt) {
+    const VectorIn<S> qm = vector_in<S>("integrate", "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>("integrate", "v", v, h.model.nv(), "model.nv");
+    py::array_t<S> out(h.model.nq());
+    Eigen::Map<Vec> dst(out.mutable_data(), h.model.nq());
+    py::gil_scoped_release release;
+    treedyn::integrate(h.model, qm, vm, static_cast<S>(dt), dst);
+    return out;
+  }
+
+  static py::array_t<S> difference(H& h, Obj q0, Obj q1) {
+    const VectorIn<S> a = vector_in<S>("difference", "q0", q0, h.model.nq(), "model.nq");
+    const VectorIn<S> b = vector_in<S>("difference", "q1", q1, h.model.nq(), "model.nq");
+    py::array_t<S> out(h.model.nv());
+    Eigen::Map<Vec> dst(out.mutable_data(), h.model.nv());
+    py::gil_scoped_release release;
+    treedyn::difference(h.model, a, b, dst);
+    return out;
+  }
+
+  static py::tuple forward_kinematics(H& h, Obj q) {
+    const py::ssize_t nb = h.model.nbodies();
+    return placements<S>("forward_kinematics", h, q, {nb, 3, 3}, {nb, 3}, [&](const auto& X, S* R, S* p) {
+      for (int i = 0; i < h.model.nbodies(); ++i) write_placement(X[i], R + 9 * i, p + 3 * i);
+    });
+  }
+
+  static py::tuple frame_placement(H& h, Obj q, Obj frame) {
+    const auto f = frame_arg<S>("frame_placement", h.model, frame);
+    return placements<S>("frame_placement", h, q, {3, 3}, {3}, [&](const auto& X, S* R, S* p) {
+      write_placement(f.first == no_parent ? f.second : Transform<S>(f.second * X[f.first]), R, p);
+    });
+  }
+
+  static py::array_t<S> frame_jacobian(H& h, Obj q, Obj frame, const std::string& reference) {
+    const VectorIn<S> qm = vector_in<S>("frame_jacobian", "q", q, h.model.nq(), "model.nq");
+    const auto f = frame_arg<S>("frame_jacobian", h.model, frame);
+    if (reference != "local" && reference != "world_aligned")
+      value_error("frame_jacobian: reference must be 'local' or 'world_aligned'; given '" + reference + "'");
+    const ReferenceFrame ref = reference == "local" ? ReferenceFrame::local : ReferenceFrame::world_aligned;
+    const py::ssize_t nv = h.model.nv();
+    py::array_t<S> J({py::ssize_t{6}, nv});
+    S* Jd = J.mutable_data();
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      treedyn::forward_kinematics(h.model, h.data, qm);
+      h.last_status = h.data.config_status;
+      if (f.first == no_parent) {  // a frame fixed on the base does not move
+        std::fill(Jd, Jd + 6 * nv, S(0));
+      } else {
+        const auto& Jm = treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref);
+        for (int r = 0; r < 6; ++r)
+          for (py::ssize_t c = 0; c < nv; ++c) Jd[r * nv + c] = Jm(r, c);
+      }
+    }
+    return J;
+  }
+};
 
 }  // namespace
 
 void bind_kinematics(py::module_& m) {
-  bind_scalar<double>(m);
-  bind_scalar<float>(m);
+  using D = Kinematics<double>;
+  using F = Kinematics<float>;
+  def_by_model(m, "neutral", &D::neutral, &F::neutral,
+               "neutral(model) -> q: the neutral configuration (nq,): zeros, identity quaternions (0, 0, 0, 1).",
+               py::arg("model"));
+  def_by_model(m, "random_configuration", &D::random_configuration, &F::random_configuration,
+               "random_configuration(model, seed) -> q (nq,): a pure function of (model, seed): angles in\n"
+               "[-pi, pi], translations in [-1, 1] m, uniform unit quaternions (x, y, z, w).",
+               py::arg("model"), py::arg("seed"));
+  def_by_model(m, "integrate", &D::integrate, &F::integrate,
+               "integrate(model, q, v, dt=1.0) -> q_out (nq,): q moved along the constant body velocity v (nv,)\n"
+               "for dt seconds (exact exponentials for quaternion and planar joints; q + v dt for 1-DoF joints).",
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("dt") = 1.0);
+  def_by_model(m, "difference", &D::difference, &F::difference,
+               "difference(model, q0, q1) -> v (nv,): the velocity with integrate(q0, v, 1) = q1 (the shortest\n"
+               "rotation for quaternion joints).",
+               py::arg("model"), py::arg("q0"), py::arg("q1"));
+  def_by_model(m, "forward_kinematics", &D::forward_kinematics, &F::forward_kinematics,
+               "forward_kinematics(model, q) -> (R, p)\n\n"
+               "Body placements in the world: R (nbodies, 3, 3), R[i] = the rotation whose columns are body i's axes\n"
+               "in world coordinates; p (nbodies, 3), body i's origin in world coordinates (m).\n"
+               "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion.",
+               py::arg("model"), py::arg("q"));
+  def_by_model(m, "frame_placement", &D::frame_placement, &F::frame_placement,
+               "frame_placement(model, q, frame) -> (R, p)\n\n"
+               "The world placement of a named frame (frame: str, see model.frame_names) or of body `frame` (int):\n"
+               "R (3, 3) its axes in world coordinates (columns), p (3,) its origin in world coordinates (m).",
+               py::arg("model"), py::arg("q"), py::arg("frame"));
+  def_by_model(m, "frame_jacobian", &D::frame_jacobian, &F::frame_jacobian,
+               "frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
+               "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
+               "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
+               "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
+               "base are zero (all of them for a frame fixed on the base).",
+               py::arg("model"), py::arg("q"), py::arg("frame"), py::arg("reference") = "local");
 }
 
 }  // namespace treedyn::python

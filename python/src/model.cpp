@@ -14,6 +14,12 @@ bool is_float32(const py::handle& dtype) {
   value_error("treedyn: dtype must be numpy.float64 or numpy.float32; given " + text(d));
 }
 
+void model_type_error(const char* call, const char* name, const py::handle& obj) {
+  throw py::type_error(std::string(call) + ": argument '" + name +
+                       "' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given " +
+                       text(obj.get_type().attr("__name__")));
+}
+
 py::object wrap_model(const Model<double>& model, const py::handle& dtype) {
   if (is_float32(dtype)) return py::cast(std::make_unique<ModelHandle<float>>(model.cast<float>()));
   return py::cast(std::make_unique<ModelHandle<double>>(model));

@@ -76,11 +76,8 @@ PYBIND11_MODULE(treedyn, m) {
   bind_urdf(m);
   bind_kinematics(m);
   bind_kernels(m);
-  bind_dynamics<double>(m);
-  bind_dynamics<float>(m);
-  bind_inertia<double>(m);
-  bind_inertia<float>(m);
-  bind_operational<double>(m);
-  bind_operational<float>(m);
+  bind_dynamics(m);
+  bind_inertia(m);
+  bind_operational(m);
   bind_contact(m);
 }

@@ -1,13 +1,14 @@
 // treedyn Python module: operational frames and their operational-space matrices (oscm: the compliance
 // J H⁻¹ Jᵀ, osim: its inverse, Khatib's operational-space inertia) for one scalar; instantiated once per
-// scalar (operational_f64.cpp, operational_f32.cpp) so that each translation unit stays small.
+// scalar (api.hpp's Operational<S>: operational_f64.cpp, operational_f32.cpp) so that each translation unit
+// stays small. The Python entry points of oscm and osim and their docstrings are in operational.cpp.
 #pragma once
 
 #include <algorithm>
 #include <string>
 #include <utility>
 
-#include "common.hpp"
+#include "api.hpp"
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/algorithms/oscm.hpp"
 #include "treedyn/algorithms/osim.hpp"
@@ -46,8 +47,12 @@ int at(const OperationalFrames<S>& frames, int a) {
 
 /// Runs `kernel` (oscm or osim) on the frames at q and returns a copy of the matrix it fills.
 template <class S, class Kernel>
-py::array_t<S> operational_call(const char* call, ModelHandle<S>& h, FramesHandle<S>& fh, const py::handle& q,
+py::array_t<S> operational_call(const char* call, ModelHandle<S>& h, const py::handle& frames_obj, const py::handle& q,
                                 const py::handle& out, Kernel kernel) {
+  if (!py::isinstance<FramesHandle<S>>(frames_obj))
+    throw py::type_error(std::string(call) + ": argument 'frames' must be a treedyn." + frames_class_name<S>() + " (the " +
+                         model_class_name<S>() + "'s frames); given " + text(frames_obj.get_type().attr("__name__")));
+  FramesHandle<S>& fh = frames_obj.cast<FramesHandle<S>&>();
   OperationalFrames<S>& frames = fh.frames;
   if (fh.owner != &h)
     value_error(std::string(call) + ": the frames were made for another model (OperationalFrames(model))");
@@ -66,14 +71,8 @@ py::array_t<S> operational_call(const char* call, ModelHandle<S>& h, FramesHandl
 }
 
 template <class S>
-void bind_operational(py::module_& m) {
-  using H = ModelHandle<S>;
+void Operational<S>::bind_frames(py::module_& m) {
   using F = FramesHandle<S>;
-  const bool f32 = sizeof(S) == 4;
-  const auto doc = [&](const char* text) {
-    return f32 ? std::string("float32 overload (ModelF32, OperationalFramesF32): as for Model, every array float32.")
-               : std::string(text);
-  };
   py::class_<F>(m, frames_class_name<S>(),
                 (std::string("The operational frames of a ") + model_class_name<S>() +
                  " (made empty for it, then add()): the rows of J whose\n"
@@ -111,29 +110,18 @@ void bind_operational(py::module_& m) {
         return std::string(frames_class_name<S>()) + "(" + std::to_string(f.size()) + " frames, " + std::to_string(f.rows()) + " rows)";
       });
 
-  // oscm and osim: `kernel` fills the frames' matrix it returns.
-  const auto matrix = [&](const char* name, auto kernel, const char* text) {
-    m.def(
-        name,
-        [name, kernel](H& h, F& frames, const py::object& q, const py::object& out) {
-          return operational_call<S>(name, h, frames, q, out, kernel);
-        },
-        py::arg("model"), py::arg("frames"), py::arg("q"), py::kw_only(), py::arg("out") = py::none(), doc(text).c_str());
-  };
-  matrix(
-      "oscm", [](auto&&... a) -> const auto& { return treedyn::oscm(std::forward<decltype(a)>(a)...); },
-      "oscm(model, frames, q, *, out=None) -> Lambda\n\n"
-      "The operational-space compliance matrix Lambda = J H(q)^-1 J^T (frames.rows, frames.rows), symmetric,\n"
-      "J the frames' selected rows in their local axes, by Jain's O(N + n_c d + n_c^2) recursion (never forms\n"
-      "H). model.last_status and frames.status: non_positive_pivot naming the BODY whose joint pivot is not\n"
-      "positive definite, or invalid_configuration; Lambda is then NaN.");
-  matrix(
-      "osim", [](auto&&... a) -> const auto& { return treedyn::osim(std::forward<decltype(a)>(a)...); },
-      "osim(model, frames, q, *, out=None) -> Lambda_inv\n\n"
-      "Khatib's operational-space inertia (J H(q)^-1 J^T)^-1 (frames.rows, frames.rows), symmetric: oscm, then\n"
-      "a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
-      "naming the ROW of the compliance where it is singular to working precision (J without full row rank,\n"
-      "e.g. 6 rows on a body with fewer than 6 DoFs below it); the result is then NaN.");
+}
+
+template <class S>
+py::array_t<S> Operational<S>::oscm(H& h, Obj frames, Obj q, Obj out) {
+  return operational_call<S>("oscm", h, frames, q, out,
+                             [](auto&&... a) -> const auto& { return treedyn::oscm(std::forward<decltype(a)>(a)...); });
+}
+
+template <class S>
+py::array_t<S> Operational<S>::osim(H& h, Obj frames, Obj q, Obj out) {
+  return operational_call<S>("osim", h, frames, q, out,
+                             [](auto&&... a) -> const auto& { return treedyn::osim(std::forward<decltype(a)>(a)...); });
 }
 
 }  // namespace treedyn::python

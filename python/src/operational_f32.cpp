@@ -1,4 +1,4 @@
-// treedyn Python module: operational-space bindings in float (operational.hpp).
+// treedyn Python module: the float operational frames and operational-space matrices (operational.hpp).
 #include "operational.hpp"
 
-template void treedyn::python::bind_operational<float>(pybind11::module_&);
+template struct treedyn::python::Operational<float>;

@@ -267,3 +267,63 @@ def test_builder_metadata():
     assert m.joint_names == ["j0"] and m.joint_index("j0") == 0
     assert m.joint(0).type == treedyn.JointType.helical and np.allclose(m.joint(0).axis, [0, 0, 1])
     assert np.array_equal(m.gravity, np.array([0, -9.81, 0], np.float32))
+
+
+def test_rnea_and_crba_batch_equal_a_loop_bit_for_bit(robot):
+    model, _, q, v, tau = robot
+    k = 5
+    Q = np.stack([treedyn.random_configuration(model, s) for s in range(k)])
+    V = np.tile(v, (k, 1)) * np.arange(1, k + 1, dtype=model.dtype)[:, None]
+    A = np.tile(tau, (k, 1))[:, ::-1]  # a strided view: rows are read in place
+    tau_loop = np.stack([treedyn.rnea(model, Q[i], V[i], A[i]) for i in range(k)])
+    H_loop = np.stack([treedyn.crba(model, Q[i]) for i in range(k)])
+    for threads in (1, 2):
+        TAU = treedyn.rnea_batch(model, Q, V, A, threads=threads)
+        assert TAU.dtype == model.dtype and TAU.shape == (k, model.nv) and np.array_equal(TAU, tau_loop)
+        assert model.last_batch_status.ok
+        H = treedyn.crba_batch(model, Q, threads=threads)
+        assert H.dtype == model.dtype and H.shape == (k, model.nv, model.nv) and np.array_equal(H, H_loop)
+        assert model.last_batch_status.ok
+    out = np.empty((k, model.nv, model.nv), model.dtype)
+    assert treedyn.crba_batch(model, Q, out=out) is out and np.array_equal(out, H_loop)
+    out = np.empty((k, model.nv), model.dtype)
+    assert treedyn.rnea_batch(model, Q, V, A, out=out) is out and np.array_equal(out, tau_loop)
+    with pytest.raises(ValueError, match=r"crba_batch: argument 'out' .* shape \(5, "):
+        treedyn.crba_batch(model, Q, out=np.empty((k, model.nv), model.dtype))
+    with pytest.raises(ValueError, match=r"rnea_batch: argument 'A' .* shape \(5, "):
+        treedyn.rnea_batch(model, Q, V, A[:2])
+
+
+def test_batch_status_names_a_failed_row():
+    m = treedyn.robots.humanoid30()
+    Q = np.stack([treedyn.random_configuration(m, s) for s in range(4)])
+    Q[2, :] = 0.0  # zero quaternion: invalid configuration
+    H = treedyn.crba_batch(m, Q)
+    s = m.last_batch_status
+    assert not s.ok and s.failures == 1 and s.first_failed == 2
+    assert s.first_status.code == treedyn.StatusCode.invalid_configuration
+    assert np.isnan(H[2]).any() and np.isfinite(H[[0, 1, 3]]).all()
+    treedyn.rnea_batch(m, Q, np.zeros((4, m.nv)), np.zeros((4, m.nv)))
+    assert m.last_batch_status.failures == 1 and m.last_batch_status.first_failed == 2
+
+
+def test_a_non_model_first_argument_raises_type_error():
+    m = treedyn.robots.arm7()
+    q = treedyn.neutral(m)
+    z = np.zeros(m.nv)
+    calls = [
+        (treedyn.aba, (q, z, z)), (treedyn.rnea, (q, z, z)), (treedyn.crba, (q,)), (treedyn.neutral, ()),
+        (treedyn.rnea_batch, (q[None], z[None], z[None])), (treedyn.crba_batch, (q[None],)),
+        (treedyn.minverse_aba, (q,)), (treedyn.forward_kinematics, (q,)),
+    ]
+    for fn, args in calls:
+        with pytest.raises(TypeError, match=fn.__name__ + r": argument 'model' must be a treedyn.Model \(float64\) or "
+                                            r"treedyn.ModelF32 \(float32\); given ndarray"):
+            fn(q, *args)
+    with pytest.raises(TypeError, match=r"given NoneType"):
+        treedyn.aba(None, q, z, z)
+    frames = treedyn.OperationalFrames(m)
+    frames.add(m.nbodies - 1)
+    with pytest.raises(TypeError, match=r"oscm: argument 'frames' must be a treedyn.OperationalFramesF32"):
+        treedyn.oscm(m.cast(np.float32), frames, q.astype(np.float32))
+    assert "float32" in treedyn.aba.__doc__ and "float64" in treedyn.aba.__doc__

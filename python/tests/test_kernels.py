@@ -123,3 +123,60 @@ def test_topology_generators_and_costs():
     assert topo.random_tree(40, 17) == topo.random_tree(40, 17)
     with pytest.raises(ValueError):
         topo.cost_metrics([-1, 1])
+
+
+def test_ltdl_solve_and_ltl_solve_match_numpy_solve(dtype):
+    rng = np.random.default_rng(17)
+    A, _, _ = tree_spd(PARENTS, rng)
+    n = len(PARENTS)
+    b = rng.uniform(-1, 1, n)
+    ref = np.linalg.solve(A, b)
+    tol = 64 * n * eps(dtype) * np.linalg.cond(A) * np.abs(ref).max()
+    for factor, solve in ((treedyn.ltdl, treedyn.ltdl_solve), (treedyn.ltl, treedyn.ltl_solve)):
+        F, status = factor(A.astype(dtype), PARENTS)
+        assert status.ok
+        x = solve(F, PARENTS, b.astype(dtype))
+        assert x.dtype == dtype and x.shape == (n,)
+        assert np.abs(x - ref).max() <= tol, solve.__name__
+        xb = b.astype(dtype)
+        assert solve(F, PARENTS, xb, out=xb) is xb and np.array_equal(xb, x)  # in place
+    F, _ = treedyn.ltdl(A.astype(dtype), PARENTS)
+    composed = treedyn.solve_l(F, PARENTS, treedyn.solve_lt(F, PARENTS, b.astype(dtype), unit=True) / np.diag(F), unit=True)
+    assert np.array_equal(treedyn.ltdl_solve(F, PARENTS, b.astype(dtype)), composed)
+
+
+def test_kernel_out_is_written_and_checked(dtype):
+    rng = np.random.default_rng(19)
+    A, _, _ = tree_spd(PARENTS, rng)
+    n = len(PARENTS)
+    Ad = A.astype(dtype)
+    for factor in (treedyn.ltdl, treedyn.ltl):
+        F, _ = factor(Ad, PARENTS)
+        out = np.empty((n, n), dtype)
+        G, status = factor(Ad, PARENTS, out=out)
+        assert status.ok and G is out and np.array_equal(out, F)
+        inplace = Ad.copy()
+        factor(inplace, PARENTS, out=inplace)
+        assert np.array_equal(inplace, F)
+        with pytest.raises(ValueError, match="argument 'out'"):
+            factor(Ad, PARENTS, out=np.empty((n, n), np.float32 if dtype == np.float64 else np.float64))
+        with pytest.raises(ValueError, match="argument 'out'"):
+            factor(Ad, PARENTS, out=np.empty((n, n + 1), dtype))
+        with pytest.raises(ValueError, match="argument 'out' must be C-contiguous"):
+            factor(Ad, PARENTS, out=np.empty((n, n), dtype, order="F"))
+    F, _ = treedyn.ltdl(Ad, PARENTS)
+    x = rng.uniform(-1, 1, n).astype(dtype)
+    for op in (treedyn.mul_l, treedyn.mul_lt, treedyn.solve_l, treedyn.solve_lt):
+        for unit in (False, True):
+            expected = op(F, PARENTS, x, unit=unit)
+            out = np.full(n, np.nan, dtype)
+            assert op(F, PARENTS, x, unit=unit, out=out) is out and np.array_equal(out, expected), op.__name__
+            y = x.copy()
+            assert op(F, PARENTS, y, unit=unit, out=y) is y and np.array_equal(y, expected), op.__name__  # out=x
+        with pytest.raises(ValueError, match="argument 'out'"):
+            op(F, PARENTS, x, out=np.empty(n, np.float32 if dtype == np.float64 else np.float64))
+        with pytest.raises(ValueError, match="argument 'out'"):
+            op(F, PARENTS, x, out=np.empty(n + 1, dtype))
+        with pytest.raises(ValueError, match="overlaps x"):
+            buf = np.zeros(n + 1, dtype)
+            op(F, PARENTS, buf[:n], out=buf[1:])

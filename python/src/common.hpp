@@ -207,7 +207,7 @@ ModelHandle<S>* model_handle(const py::handle& obj) {
   return &py::detail::cast_op<ModelHandle<S>&>(caster);
 }
 
-/// TypeError "<call>: argument '<name>' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given <type>".
+/// ValueError "<call>: argument '<name>' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given <type>".
 [[noreturn]] void model_type_error(const char* call, const char* name, const py::handle& obj);
 
 /// One Python entry point over a function's two scalar forms f64 and f32, whose first argument is the model:
@@ -224,7 +224,7 @@ auto by_model(const char* call, R64 (*f64)(ModelHandle<double>&, A...), R32 (*f3
 /// The sentence every docstring of a by_model function ends with.
 inline constexpr const char* both_dtypes_doc =
     "\n\nmodel: a Model (float64: every array argument and result float64) or a ModelF32 (float32: every array\n"
-    "float32); any other first argument raises TypeError.";
+    "float32); any other first argument raises ValueError.";
 
 /// Registers `name` as ONE Python function over the scalar forms f64 and f32 (by_model) with the arguments
 /// `extra` (py::arg, py::kw_only) and the docstring `doc` followed by both_dtypes_doc.

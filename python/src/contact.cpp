@@ -40,10 +40,9 @@ py::array_t<double> array33(const Matrix3<double>& M) {
 /// Calls run(handle) with the ModelHandle<double> or ModelHandle<float> behind `model`; ValueError otherwise.
 template <class Run>
 py::object by_model(const char* call, const py::handle& model, Run run) {
-  if (py::isinstance<ModelHandle<double>>(model)) return run(model.cast<ModelHandle<double>&>());
-  if (py::isinstance<ModelHandle<float>>(model)) return run(model.cast<ModelHandle<float>&>());
-  value_error(std::string(call) + ": argument 'model' must be a treedyn.Model or treedyn.ModelF32; given " +
-              text(model.get_type().attr("__name__")));
+  if (ModelHandle<double>* h = model_handle<double>(model)) return run(*h);
+  if (ModelHandle<float>* h = model_handle<float>(model)) return run(*h);
+  model_type_error(call, "model", model);
 }
 
 // ---- bindings ----

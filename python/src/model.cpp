@@ -15,7 +15,7 @@ bool is_float32(const py::handle& dtype) {
 }
 
 void model_type_error(const char* call, const char* name, const py::handle& obj) {
-  throw py::type_error(std::string(call) + ": argument '" + name +
+  throw py::value_error(std::string(call) + ": argument '" + name +
                        "' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given " +
                        text(obj.get_type().attr("__name__")));
 }

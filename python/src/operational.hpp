@@ -50,7 +50,7 @@ template <class S, class Kernel>
 py::array_t<S> operational_call(const char* call, ModelHandle<S>& h, const py::handle& frames_obj, const py::handle& q,
                                 const py::handle& out, Kernel kernel) {
   if (!py::isinstance<FramesHandle<S>>(frames_obj))
-    throw py::type_error(std::string(call) + ": argument 'frames' must be a treedyn." + frames_class_name<S>() + " (the " +
+    throw py::value_error(std::string(call) + ": argument 'frames' must be a treedyn." + frames_class_name<S>() + " (the " +
                          model_class_name<S>() + "'s frames); given " + text(frames_obj.get_type().attr("__name__")));
   FramesHandle<S>& fh = frames_obj.cast<FramesHandle<S>&>();
   OperationalFrames<S>& frames = fh.frames;

@@ -256,8 +256,8 @@ def test_bad_inputs_raise_value_error():
     strided[:] = q
     with pytest.raises(ValueError, match=r"argument 'q' must be C-contiguous and writeable for inplace=True"):
         treedyn.contact_step(m64, ws, strided, v, v, [], 1e-3, inplace=True)
-    with pytest.raises(ValueError, match=r"contact_step: argument 'model' must be a treedyn.Model or "
-                                         r"treedyn.ModelF32; given int"):
+    with pytest.raises(ValueError, match=r"contact_step: argument 'model' must be a treedyn.Model \(float64\) or "
+                                         r"treedyn.ModelF32 \(float32\); given int"):
         treedyn.contact_step(3, ws, q, v, v, [], 1e-3)
     with pytest.raises(ValueError, match=r"CollisionGeometry: shape 0 'ball' \(sphere\): the radius must be finite "
                                          r"and > 0"):

@@ -307,7 +307,7 @@ def test_batch_status_names_a_failed_row():
     assert m.last_batch_status.failures == 1 and m.last_batch_status.first_failed == 2
 
 
-def test_a_non_model_first_argument_raises_type_error():
+def test_a_non_model_first_argument_raises_value_error():
     m = treedyn.robots.arm7()
     q = treedyn.neutral(m)
     z = np.zeros(m.nv)
@@ -317,13 +317,13 @@ def test_a_non_model_first_argument_raises_type_error():
         (treedyn.minverse_aba, (q,)), (treedyn.forward_kinematics, (q,)),
     ]
     for fn, args in calls:
-        with pytest.raises(TypeError, match=fn.__name__ + r": argument 'model' must be a treedyn.Model \(float64\) or "
+        with pytest.raises(ValueError, match=fn.__name__ + r": argument 'model' must be a treedyn.Model \(float64\) or "
                                             r"treedyn.ModelF32 \(float32\); given ndarray"):
             fn(q, *args)
-    with pytest.raises(TypeError, match=r"given NoneType"):
+    with pytest.raises(ValueError, match=r"given NoneType"):
         treedyn.aba(None, q, z, z)
     frames = treedyn.OperationalFrames(m)
     frames.add(m.nbodies - 1)
-    with pytest.raises(TypeError, match=r"oscm: argument 'frames' must be a treedyn.OperationalFramesF32"):
+    with pytest.raises(ValueError, match=r"oscm: argument 'frames' must be a treedyn.OperationalFramesF32"):
         treedyn.oscm(m.cast(np.float32), frames, q.astype(np.float32))
     assert "float32" in treedyn.aba.__doc__ and "float64" in treedyn.aba.__doc__

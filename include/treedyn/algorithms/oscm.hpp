@@ -86,23 +86,38 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
   frames.Omega[static_cast<std::size_t>(i)] = T - (R + R.transpose());  // exactly symmetric
 }
 
-/// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, G_k K = X_kᵀ (K − Û_k SK) into K_next.
+/// K_{k,a} as its two 3×6 halves (moment rows n, force rows f), each stored by rows. O5 carries it up a
+/// path in this form: every step is a sum of scaled 6-wide rows (the six columns side by side in vector
+/// registers), and each half is read back in the shape it was written (a 6×6 written as two 3-row halves
+/// and reloaded as whole 6-row columns would stall on every step: the loads span two narrower stores).
+template <class Scalar>
+struct ForceHalves {
+  using Half = Eigen::Matrix<Scalar, 3, 6, Eigen::RowMajor>;
+  Half n, f;
+};
+
+/// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, K ← G_k K = X_kᵀ (K − Û_k SK).
 template <int NI, class Scalar, int N>
-void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, const Matrix6<Scalar>& K,
-                    Matrix6<Scalar>& SK, Matrix6<Scalar>* K_next) noexcept {
+void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceHalves<Scalar>& K,
+                    Matrix6<Scalar>& SK, bool to_parent) noexcept {
+  using Half = typename ForceHalves<Scalar>::Half;
   const JointColumns<Scalar, NI> J(model, k);
-  const typename JointBlock<Scalar, NI>::Rows StK = J.S.transpose() * K;
+  typename JointBlock<Scalar, NI>::Rows StK = J.S.template topRows<3>().transpose() * K.n;
+  StK.noalias() += J.S.template bottomRows<3>().transpose() * K.f;
   SK.topRows(J.ni) = StK;
-  if (K_next == nullptr) return;
-  Matrix6<Scalar> PK = K;
-  PK.noalias() -= data.U_Dinv.middleCols(J.vi, J.ni) * StK;
-  // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once (3×6 blocks, not column by column)
+  if (!to_parent) return;
+  const typename JointBlock<Scalar, NI>::Subspace Uhat = J.columns_of(data.U_Dinv);
+  K.n.noalias() -= Uhat.template topRows<3>() * StK;
+  K.f.noalias() -= Uhat.template bottomRows<3>() * StK;
+  // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once
   const Transform<Scalar>& X = data.Xup[k];
-  const Eigen::Matrix<Scalar, 3, 6> Etf = X.E.transpose() * PK.template bottomRows<3>();
-  Eigen::Matrix<Scalar, 3, 6> top = X.E.transpose() * PK.template topRows<3>();
-  top.noalias() += skew(X.r) * Etf;
-  K_next->template topRows<3>() = top;
-  K_next->template bottomRows<3>() = Etf;
+  const Half Etf = X.E.transpose() * K.f;
+  K.n = X.E.transpose() * K.n;
+  const Vector3<Scalar>& r = X.r;
+  K.n.row(0) += r(1) * Etf.row(2) - r(2) * Etf.row(1);
+  K.n.row(1) += r(2) * Etf.row(0) - r(0) * Etf.row(2);
+  K.n.row(2) += r(0) * Etf.row(1) - r(1) * Etf.row(0);
+  K.f = Etf;
 }
 
 /// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
@@ -133,6 +148,11 @@ template <class Scalar>
 void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Matrix6<Scalar>& B) noexcept {
   const int ra = frames.row_offset(a), rb = frames.row_offset(a2);
   const int na = frames.row_count(a), nb = frames.row_count(a2);
+  if (na == 6 && nb == 6) {  // all six rows of both frames (row indices ascending: the identity selection)
+    frames.compliance.template block<6, 6>(ra, rb) = B;
+    frames.compliance.template block<6, 6>(rb, ra) = B.transpose();
+    return;
+  }
   const std::array<int, 6>& ia = frames.row_indices(a), &ib = frames.row_indices(a2);
   Matrix6<Scalar> selected = Matrix6<Scalar>::Zero();
   for (int l = 0; l < nb; ++l)
@@ -171,21 +191,30 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
+    ForceHalves<Scalar> K{frames.K[slot].template topRows<3>(), frames.K[slot].template bottomRows<3>()};
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
-      Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
+      const bool to_parent = model.parent(k) != no_parent;
       with_joint_width(model.motion_subspaces()[k].cols(), [&](auto width) {
-        oscm_propagate<decltype(width)::value>(model, data, k, frames.K[slot], frames.SK[slot], next);
+        oscm_propagate<decltype(width)::value>(model, data, k, K, frames.SK[slot], to_parent);
       });
+      if (!to_parent) continue;
+      frames.K[slot + 1].template topRows<3>() = K.n;
+      frames.K[slot + 1].template bottomRows<3>() = K.f;
     }
   }
-  for (int a = 0; a < frames.size(); ++a) {                                          // O6
-    for (int a2 = a; a2 < frames.size(); ++a2) {
+  for (int a2 = 0; a2 < frames.size(); ++a2) {                                       // O6
+    Matrix6<Scalar> OmegaK;  // Ω_w K_{w,a2}, formed once for all the frames a that meet a2 at the same w
+    int OmegaK_at = no_parent;
+    for (int a = 0; a <= a2; ++a) {
       const int c = closest_common_ancestor(frames.parent, frames.body(a), frames.body(a2));
       Matrix6<Scalar> B = Matrix6<Scalar>::Zero();
       if (c != no_parent) {
         const int w = Faithful ? c : frames.omega_anchor[static_cast<std::size_t>(c)];
         if (w != no_parent) {
-          const Matrix6<Scalar> OmegaK = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+          if (w != OmegaK_at) {
+            OmegaK.noalias() = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+            OmegaK_at = w;
+          }
           B.noalias() = frames.K[oscm_slot(frames, a, w)].transpose() * OmegaK;
         }
         for (int k = c; k != w; k = model.parent(k)) {

@@ -86,23 +86,108 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
   frames.Omega[static_cast<std::size_t>(i)] = T - (R + R.transpose());  // exactly symmetric
 }
 
-/// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, G_k K = X_kᵀ (K − Û_k SK) into K_next.
+/// O2–O3 for a free joint (S_i = 1₆; Featherstone 2008, Table 9.6): U_i = D_i = IA_i, Û_i = 1 exactly and
+/// D_i⁻¹ = IA_i⁻¹ by a 6×6 Cholesky of fixed size; IA_i − U_i Û_iᵀ = 0, so nothing is carried to a parent,
+/// and P_i = 0 makes O4's Ω_i = D_i⁻¹. False if IA_i is not positive definite.
+template <class Scalar, int N>
+bool oscm_free_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
+                     int i) noexcept {
+  const int vi = model.v_offset(i);
+  const Matrix6<Scalar>& IA = data.IA[i].M;
+  data.U.template middleCols<6>(vi) = IA;
+  data.D[i] = IA;
+  Matrix6<Scalar> L = IA;
+  if (!factor_joint_pivot(L)) return false;
+  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  // D⁻¹ = L⁻ᵀ L⁻¹: Y = L⁻¹ by forward substitution on the lower triangle only (21 divisions, not the 72
+  // of two triangular solves on each column of 1₆), then one 6×6 product
+  Matrix6<Scalar> Y = Matrix6<Scalar>::Zero();
+  for (int c = 0; c < 6; ++c) {
+    Y(c, c) = Scalar(1) / L(c, c);
+    for (int r = c + 1; r < 6; ++r) {
+      Scalar s(0);
+      for (int j = c; j < r; ++j) s -= L(r, j) * Y(j, c);
+      Y(r, c) = s / L(r, r);
+    }
+  }
+  Matrix6<Scalar> Dinv;
+  Dinv.noalias() = Y.transpose() * Y;
+  frames.Dinv[static_cast<std::size_t>(i)] = Dinv;
+  return true;
+}
+
+/// O2–O3 for a 1-DoF joint on fixed-size 6-vectors held in registers: U_i = IA_i s_i, d_i = s_iᵀ U_i,
+/// Û_i = U_i / d_i (by division, as aba_factor_pivot), D_i⁻¹ = 1 / d_i, then IA_λ(i) += X_iᵀ (IA_i − U_i Û_iᵀ) X_i.
+/// The same numbers as the shared ABA steps, without their run-time-sized pivot copies. False if d_i ≯ 0.
+template <class Scalar, int N>
+bool oscm_one_dof_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
+                        int i) noexcept {
+  const int vi = model.v_offset(i), p = model.parent(i);
+  const Vector6<Scalar> s = model.motion_subspaces()[i].col(0);
+  const Vector6<Scalar> U = data.IA[i].M * s;
+  const Scalar d = s.dot(U);
+  data.U.col(vi) = U;
+  data.D[i](0, 0) = d;
+  if (!pivot_ok(d)) return false;
+  const Vector6<Scalar> Uhat = U / d;
+  data.U_Dinv.col(vi) = Uhat;
+  frames.Dinv[static_cast<std::size_t>(i)](0, 0) = Scalar(1) / d;
+  if (p == no_parent) return true;
+  ArticulatedInertia<Scalar> Ia = data.IA[i];
+  Ia.M.noalias() -= U * Uhat.transpose();
+  add_transpose_inertia(data.Xup[i], Ia, data.IA[p]);
+  return true;
+}
+
+/// O2–O3 for body i: a free joint and a 1-DoF joint by their own steps, any other joint by the ABA's.
+/// False if D_i is not positive definite.
+template <class Scalar, int N>
+bool oscm_pivot_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
+                     int i) noexcept {
+  if constexpr (fits_free_joint<N>) {
+    if (model.joint(i).type == JointType::free_flyer) return oscm_free_pivot(model, data, frames, i);
+  }
+  if (model.motion_subspaces()[i].cols() == 1) return oscm_one_dof_pivot(model, data, frames, i);
+  aba_form_U(model, data, i);
+  aba_form_pivot(model, data, i);
+  PivotMatrix<Scalar> L;                                                             // D_i⁻¹ into frames.Dinv[i]
+  if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)])) return false;
+  if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);            // O3
+  return true;
+}
+
+/// K_{k,a} as its two 3×6 halves (moment rows n, force rows f), each stored by rows. O5 carries it up a
+/// path in this form: every step is a sum of scaled 6-wide rows (the six columns side by side in vector
+/// registers), and each half is read back in the shape it was written (a 6×6 written as two 3-row halves
+/// and reloaded as whole 6-row columns would stall on every step: the loads span two narrower stores).
+template <class Scalar>
+struct ForceHalves {
+  using Half = Eigen::Matrix<Scalar, 3, 6, Eigen::RowMajor>;
+  Half n, f;
+};
+
+/// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, K ← G_k K = X_kᵀ (K − Û_k SK).
 template <int NI, class Scalar, int N>
-void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, const Matrix6<Scalar>& K,
-                    Matrix6<Scalar>& SK, Matrix6<Scalar>* K_next) noexcept {
+void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceHalves<Scalar>& K,
+                    Matrix6<Scalar>& SK, bool to_parent) noexcept {
+  using Half = typename ForceHalves<Scalar>::Half;
   const JointColumns<Scalar, NI> J(model, k);
-  const typename JointBlock<Scalar, NI>::Rows StK = J.S.transpose() * K;
+  typename JointBlock<Scalar, NI>::Rows StK = J.S.template topRows<3>().transpose() * K.n;
+  StK.noalias() += J.S.template bottomRows<3>().transpose() * K.f;
   SK.topRows(J.ni) = StK;
-  if (K_next == nullptr) return;
-  Matrix6<Scalar> PK = K;
-  PK.noalias() -= data.U_Dinv.middleCols(J.vi, J.ni) * StK;
-  // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once (3×6 blocks, not column by column)
+  if (!to_parent) return;
+  const typename JointBlock<Scalar, NI>::Subspace Uhat = J.columns_of(data.U_Dinv);
+  K.n.noalias() -= Uhat.template topRows<3>() * StK;
+  K.f.noalias() -= Uhat.template bottomRows<3>() * StK;
+  // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once
   const Transform<Scalar>& X = data.Xup[k];
-  const Eigen::Matrix<Scalar, 3, 6> Etf = X.E.transpose() * PK.template bottomRows<3>();
-  Eigen::Matrix<Scalar, 3, 6> top = X.E.transpose() * PK.template topRows<3>();
-  top.noalias() += skew(X.r) * Etf;
-  K_next->template topRows<3>() = top;
-  K_next->template bottomRows<3>() = Etf;
+  const Half Etf = X.E.transpose() * K.f;
+  K.n = X.E.transpose() * K.n;
+  const Vector3<Scalar>& r = X.r;
+  K.n.row(0) += r(1) * Etf.row(2) - r(2) * Etf.row(1);
+  K.n.row(1) += r(2) * Etf.row(0) - r(0) * Etf.row(2);
+  K.n.row(2) += r(0) * Etf.row(1) - r(1) * Etf.row(0);
+  K.f = Etf;
 }
 
 /// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
@@ -133,6 +218,11 @@ template <class Scalar>
 void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Matrix6<Scalar>& B) noexcept {
   const int ra = frames.row_offset(a), rb = frames.row_offset(a2);
   const int na = frames.row_count(a), nb = frames.row_count(a2);
+  if (na == 6 && nb == 6) {  // all six rows of both frames (row indices ascending: the identity selection)
+    frames.compliance.template block<6, 6>(ra, rb) = B;
+    frames.compliance.template block<6, 6>(rb, ra) = B.transpose();
+    return;
+  }
   const std::array<int, 6>& ia = frames.row_indices(a), &ib = frames.row_indices(a2);
   Matrix6<Scalar> selected = Matrix6<Scalar>::Zero();
   for (int l = 0; l < nb; ++l)
@@ -153,39 +243,47 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
   if (!joint_transforms(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
   for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // O2
-    aba_form_U(model, data, i);
-    aba_form_pivot(model, data, i);
-    PivotMatrix<Scalar> L;                                                           // D_i⁻¹ into frames.Dinv[i]
-    if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)]))
-      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
-    if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);          // O3
-  }
+  for (int i = model.nbodies() - 1; i >= 0; --i)                                     // O2–O3
+    if (!oscm_pivot_step(model, data, frames, i)) return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
   frames.status = FactorStatus::success();
   const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
   for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
     if (!omega_node[static_cast<std::size_t>(i)]) continue;
+    if (model.joint(i).type == JointType::free_flyer) {  // Ω_i = D_i⁻¹ (oscm_free_pivot), symmetrized
+      const Matrix6<Scalar> Dinv = frames.Dinv[static_cast<std::size_t>(i)];
+      frames.Omega[static_cast<std::size_t>(i)] = Scalar(0.5) * (Dinv + Dinv.transpose());
+      continue;
+    }
     with_joint_width(model.motion_subspaces()[i].cols(),
                      [&](auto width) { oscm_omega<decltype(width)::value>(model, data, frames, i); });
   }
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
+    ForceHalves<Scalar> K{frames.K[slot].template topRows<3>(), frames.K[slot].template bottomRows<3>()};
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
-      Matrix6<Scalar>* next = (model.parent(k) == no_parent) ? nullptr : &frames.K[slot + 1];
+      const bool to_parent = model.parent(k) != no_parent;
       with_joint_width(model.motion_subspaces()[k].cols(), [&](auto width) {
-        oscm_propagate<decltype(width)::value>(model, data, k, frames.K[slot], frames.SK[slot], next);
+        oscm_propagate<decltype(width)::value>(model, data, k, K, frames.SK[slot], to_parent);
       });
+      if (!to_parent) continue;
+      frames.K[slot + 1].template topRows<3>() = K.n;
+      frames.K[slot + 1].template bottomRows<3>() = K.f;
     }
   }
-  for (int a = 0; a < frames.size(); ++a) {                                          // O6
-    for (int a2 = a; a2 < frames.size(); ++a2) {
+  for (int a2 = 0; a2 < frames.size(); ++a2) {                                       // O6
+    Matrix6<Scalar> OmegaK;  // Ω_w K_{w,a2}, formed once for all the frames a that meet a2 at the same w
+    int OmegaK_at = no_parent;
+    for (int a = 0; a <= a2; ++a) {
       const int c = closest_common_ancestor(frames.parent, frames.body(a), frames.body(a2));
       Matrix6<Scalar> B = Matrix6<Scalar>::Zero();
       if (c != no_parent) {
         const int w = Faithful ? c : frames.omega_anchor[static_cast<std::size_t>(c)];
         if (w != no_parent) {
-          const Matrix6<Scalar> OmegaK = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+          if (w != OmegaK_at) {
+            OmegaK.noalias() = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+            OmegaK_at = w;
+          }
           B.noalias() = frames.K[oscm_slot(frames, a, w)].transpose() * OmegaK;
         }
         for (int k = c; k != w; k = model.parent(k)) {

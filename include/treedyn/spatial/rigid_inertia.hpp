@@ -75,10 +75,12 @@ struct RigidInertia {
   /// Dense [Ī h×; -h× m 1] (for tests, diagnostics and the articulated inertia).
   Matrix6<Scalar> matrix() const noexcept {
     Matrix6<Scalar> M;
-    const Matrix3<Scalar> hx = skew(h);
+    // h× and −h× entry by entry: a 3×3 temporary written by scalars and read back as wide vectors (to
+    // negate it) stalls on the store buffer
+    const Scalar x = h(0), y = h(1), z = h(2), o(0);
     M.template topLeftCorner<3, 3>() = I.matrix();
-    M.template topRightCorner<3, 3>() = hx;
-    M.template bottomLeftCorner<3, 3>() = -hx;
+    M.template topRightCorner<3, 3>() << o, -z, y, z, o, -x, -y, x, o;
+    M.template bottomLeftCorner<3, 3>() << o, z, -y, -z, o, x, y, -x, o;
     M.template bottomRightCorner<3, 3>() = m * Matrix3<Scalar>::Identity();
     return M;
   }

@@ -16,3 +16,11 @@
 #else
 #define TREEDYN_NOINLINE
 #endif
+
+/// Marks a pointer as the only way to reach its array inside a loop (the caller proves the arrays are
+/// disjoint where it is used), so that the compiler vectorises without a run-time overlap check.
+#if defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER)
+#define TREEDYN_RESTRICT __restrict
+#else
+#define TREEDYN_RESTRICT
+#endif

@@ -47,12 +47,13 @@
 // Fixes against the sources: spatial_v2_extended's Hinverse.m adds inv(D{i}) at the scalar index i
 // (wrong for multi-DoF joints); B5 adds D_i⁻¹ to the n_i×n_i diagonal block vi(i). P_i is formed only
 // where it is read: not for a leaf, and only on the columns ≥ vi(i) + n_i (its children's).
-// Shared steps: aba.hpp's outward pass (X_i, IA_i = I_i; with q̇ = 0 the bias terms vanish), U_i, D_i,
-// the pivot check and U_i D_i⁻¹ (aba_joint_terms, aba_form_pivot, aba_solve_pivot) and B8
-// (aba_project_to_parent); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky (factor_joint_pivot,
-// then solve_joint_pivot's steps run on whole columns of the block).
+// Shared steps: the ABA's articulated-inertia pass without bias (with q̇ = 0 and τ = 0 the velocity and
+// bias terms vanish, so they are not formed): detail/articulated_body.hpp's aba_inertia_outward_pass (X_i,
+// IA_i = I_i) and aba_inertia_step (B3's U_i, D_i, the pivot check and U_i D_i⁻¹, and B8, with the free
+// and 1-DoF joints' own steps); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky
+// (factor_joint_pivot, then solve_joint_pivot's steps run on whole columns of the block).
 // Contract: q has model.nq() entries; gravity and velocities play no part (H does not depend on them).
-// Writes data.Xup, v, c, IA, pA, D, U, U_Dinv, Dinv_u (as aba with q̇ = 0, τ = 0) and the workspace
+// Writes data.Xup, IA, D, U, U_Dinv and the workspace
 // ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not
 // positive definite stops the backward pass: ws.status names that BODY (Index::body, as aba) and
 // ws.Minv is NaN. noexcept; never allocates.
@@ -79,7 +80,6 @@ struct MinverseAbaWorkspace {
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         F(model.nbodies(), Eigen::Matrix<Scalar, N, 6>::Zero(model.nv(), 6)),
         subtree_end(model.nbodies(), 0),
-        zero(VectorN<Scalar, N>::Zero(model.nv())),
         depth_first(numbered_depth_first(model)),
         model_id(model.id()) {}
 
@@ -90,9 +90,6 @@ struct MinverseAbaWorkspace {
   /// from body i's first DoF are used.
   detail::Array<Eigen::Matrix<Scalar, N, 6>, N> F;
   detail::Array<int, N> subtree_end;  ///< one past the last DoF of body i's subtree
-  /// q̇ = 0 and τ = 0 for the shared ABA steps, stored (not an Eigen zero expression) so those steps
-  /// are the very instantiations aba compiles for VectorN inputs rather than a second copy
-  VectorN<Scalar, N> zero;
   /// Every subtree's DoFs are the contiguous range [vi(i), e_i) (bodies numbered depth first: chains,
   /// the built-in robots): children's ranges are then disjoint, so B7 assigns into F_λ(i) and B1 zeroes
   /// nothing; otherwise ranges may overlap and B7 accumulates into a zeroed F_λ(i).
@@ -290,20 +287,17 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
   if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
         detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
     return ws.Minv;
-  const VectorN<Scalar, N>& zero = ws.zero;                                          // q̇ = 0, τ = 0
-  if (!detail::aba_outward_pass(model, data, q, zero, detail::NoExternalForces<Scalar>{})) {  // B1: X_i, IA_i = I_i
+  if (!detail::aba_inertia_outward_pass(model, data, q)) {                           // B1: X_i, IA_i = I_i
     ws.status = data.config_status;
     return detail::fill_nan(ws.Minv);
   }
   detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
   for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
-    detail::aba_joint_terms(model, data, zero, i);                                   // B3: U_i
-    detail::aba_form_pivot(model, data, i);                                          // B3: D_i
-    if (!detail::aba_solve_pivot(model, data, i)) return detail::minverse_aba_fail(ws, i);  // B3: U_i D_i⁻¹
+    // B3 (U_i, D_i, U_i D_i⁻¹) and B8 (reads only IA_i, U_i, U_i D_i⁻¹; writes only IA_λ(i))
+    if (!detail::aba_inertia_step(model, data, i)) return detail::minverse_aba_fail(ws, i);
     detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B4–B7
       detail::minverse_aba_backward_step<decltype(width)::value>(model, data, ws, i);
     });
-    if (model.parent(i) != no_parent) detail::aba_project_to_parent(model, data, i); // B8
   }
   ws.status = FactorStatus::success();
   for (int i = 0; i < model.nbodies(); ++i) {                                        // B9

@@ -3,7 +3,8 @@
 // Reference: A. Jain, "Minimal Coordinates Formulation of Contact Dynamics" (Jain (n.d.), docs/references.md),
 // Appendix, eqs. 60–69 (Jain's articulated-body quantities with q̇ = 0: ψ(℘(k),k) = ^{λ(k)}X*_k P_k,
 // H*D⁻¹H = Ω^J, the base-to-tips Υ recursion eqs. 67–68, the Ω(i,j) = Ω(i,k) ψ(k,j) products of eq. 69);
-// the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); ABA pieces from aba.hpp.
+// the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); the ABA's pass 2 without bias
+// (O1–O3) is detail/articulated_body.hpp's aba_inertia_outward_pass and aba_inertia_step.
 // Jain ("S1" in the pseudo-code) names J M⁻¹ Jᵀ the OSCM; Khatib's operational-space inertia is its inverse (osim.hpp).
 //
 // Definitions (code 0-based: paper body k ↔ code k−1; "λ(i) ≠ 0" ↔ "parent != no_parent"):
@@ -84,76 +85,6 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
   Matrix6<Scalar> R;
   R.noalias() = S * W.transpose();
   frames.Omega[static_cast<std::size_t>(i)] = T - (R + R.transpose());  // exactly symmetric
-}
-
-/// O2–O3 for a free joint (S_i = 1₆; Featherstone 2008, Table 9.6): U_i = D_i = IA_i, Û_i = 1 exactly and
-/// D_i⁻¹ = IA_i⁻¹ by a 6×6 Cholesky of fixed size; IA_i − U_i Û_iᵀ = 0, so nothing is carried to a parent,
-/// and P_i = 0 makes O4's Ω_i = D_i⁻¹. False if IA_i is not positive definite.
-template <class Scalar, int N>
-bool oscm_free_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                     int i) noexcept {
-  const int vi = model.v_offset(i);
-  const Matrix6<Scalar>& IA = data.IA[i].M;
-  data.U.template middleCols<6>(vi) = IA;
-  data.D[i] = IA;
-  Matrix6<Scalar> L = IA;
-  if (!factor_joint_pivot(L)) return false;
-  data.U_Dinv.template middleCols<6>(vi).setIdentity();
-  // D⁻¹ = L⁻ᵀ L⁻¹: Y = L⁻¹ by forward substitution on the lower triangle only (21 divisions, not the 72
-  // of two triangular solves on each column of 1₆), then one 6×6 product
-  Matrix6<Scalar> Y = Matrix6<Scalar>::Zero();
-  for (int c = 0; c < 6; ++c) {
-    Y(c, c) = Scalar(1) / L(c, c);
-    for (int r = c + 1; r < 6; ++r) {
-      Scalar s(0);
-      for (int j = c; j < r; ++j) s -= L(r, j) * Y(j, c);
-      Y(r, c) = s / L(r, r);
-    }
-  }
-  Matrix6<Scalar> Dinv;
-  Dinv.noalias() = Y.transpose() * Y;
-  frames.Dinv[static_cast<std::size_t>(i)] = Dinv;
-  return true;
-}
-
-/// O2–O3 for a 1-DoF joint on fixed-size 6-vectors held in registers: U_i = IA_i s_i, d_i = s_iᵀ U_i,
-/// Û_i = U_i / d_i (by division, as aba_factor_pivot), D_i⁻¹ = 1 / d_i, then IA_λ(i) += X_iᵀ (IA_i − U_i Û_iᵀ) X_i.
-/// The same numbers as the shared ABA steps, without their run-time-sized pivot copies. False if d_i ≯ 0.
-template <class Scalar, int N>
-bool oscm_one_dof_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                        int i) noexcept {
-  const int vi = model.v_offset(i), p = model.parent(i);
-  const Vector6<Scalar> s = model.motion_subspaces()[i].col(0);
-  const Vector6<Scalar> U = data.IA[i].M * s;
-  const Scalar d = s.dot(U);
-  data.U.col(vi) = U;
-  data.D[i](0, 0) = d;
-  if (!pivot_ok(d)) return false;
-  const Vector6<Scalar> Uhat = U / d;
-  data.U_Dinv.col(vi) = Uhat;
-  frames.Dinv[static_cast<std::size_t>(i)](0, 0) = Scalar(1) / d;
-  if (p == no_parent) return true;
-  ArticulatedInertia<Scalar> Ia = data.IA[i];
-  Ia.M.noalias() -= U * Uhat.transpose();
-  add_transpose_inertia(data.Xup[i], Ia, data.IA[p]);
-  return true;
-}
-
-/// O2–O3 for body i: a free joint and a 1-DoF joint by their own steps, any other joint by the ABA's.
-/// False if D_i is not positive definite.
-template <class Scalar, int N>
-bool oscm_pivot_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                     int i) noexcept {
-  if constexpr (fits_free_joint<N>) {
-    if (model.joint(i).type == JointType::free_flyer) return oscm_free_pivot(model, data, frames, i);
-  }
-  if (model.motion_subspaces()[i].cols() == 1) return oscm_one_dof_pivot(model, data, frames, i);
-  aba_form_U(model, data, i);
-  aba_form_pivot(model, data, i);
-  PivotMatrix<Scalar> L;                                                             // D_i⁻¹ into frames.Dinv[i]
-  if (!aba_factor_pivot(model, data, i, L, &frames.Dinv[static_cast<std::size_t>(i)])) return false;
-  if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);            // O3
-  return true;
 }
 
 /// K_{k,a} as its two 3×6 halves (moment rows n, force rows f), each stored by rows. O5 carries it up a
@@ -241,15 +172,15 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
                                                              OperationalFrames<Scalar>& frames,
                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
-  if (!joint_transforms(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
-  for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));
-  for (int i = model.nbodies() - 1; i >= 0; --i)                                     // O2–O3
-    if (!oscm_pivot_step(model, data, frames, i)) return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
+  if (!aba_inertia_outward_pass(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
+  for (int i = model.nbodies() - 1; i >= 0; --i)                                     // O2–O3, D_i⁻¹ kept
+    if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
+      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
   frames.status = FactorStatus::success();
   const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
   for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
     if (!omega_node[static_cast<std::size_t>(i)]) continue;
-    if (model.joint(i).type == JointType::free_flyer) {  // Ω_i = D_i⁻¹ (oscm_free_pivot), symmetrized
+    if (model.joint(i).type == JointType::free_flyer) {  // Ω_i = D_i⁻¹ (aba_free_inertia_step), symmetrized
       const Matrix6<Scalar> Dinv = frames.Dinv[static_cast<std::size_t>(i)];
       frames.Omega[static_cast<std::size_t>(i)] = Scalar(0.5) * (Dinv + Dinv.transpose());
       continue;

@@ -148,6 +148,91 @@ ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, 
   return Ia;
 }
 
+/// Pass 1 of the articulated-inertia pass alone (the ABA with q̇ = 0, τ = 0: no velocity or bias terms,
+/// which minverse_aba and the OSCM kernels never read): A3's transforms and A4's IA_i = I_i. False
+/// (data.config_status set) for a zero or non-finite quaternion.
+template <class Scalar, int N, class Dq>
+bool aba_inertia_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                              const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!joint_transforms(model, data, q)) return false;                           // A3
+  for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));  // A4
+  return true;
+}
+
+/// A6–A9 without bias for a free joint (S_i = 1₆; Featherstone 2008, Table 9.6): U_i = D_i = IA_i,
+/// U_i D_i⁻¹ = 1 exactly and, when Dinv is given, D_i⁻¹ = IA_i⁻¹ by a 6×6 Cholesky of fixed size;
+/// IA_i − U_i (U_i D_i⁻¹)ᵀ = 0, so nothing is carried to a parent. False if IA_i is not positive definite.
+template <class Scalar, int N>
+bool aba_free_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                           PivotMatrix<Scalar>* Dinv) noexcept {
+  const int vi = model.v_offset(i);
+  const Matrix6<Scalar>& IA = data.IA[i].M;
+  data.U.template middleCols<6>(vi) = IA;
+  data.D[i] = IA;
+  Matrix6<Scalar> L = IA;
+  if (!factor_joint_pivot(L)) return false;
+  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  if (Dinv == nullptr) return true;
+  // D⁻¹ = L⁻ᵀ L⁻¹: Y = L⁻¹ by forward substitution on the lower triangle only (21 divisions, not the 72
+  // of two triangular solves on each column of 1₆), then one 6×6 product
+  Matrix6<Scalar> Y = Matrix6<Scalar>::Zero();
+  for (int c = 0; c < 6; ++c) {
+    Y(c, c) = Scalar(1) / L(c, c);
+    for (int r = c + 1; r < 6; ++r) {
+      Scalar s(0);
+      for (int j = c; j < r; ++j) s -= L(r, j) * Y(j, c);
+      Y(r, c) = s / L(r, r);
+    }
+  }
+  Matrix6<Scalar> YtY;
+  YtY.noalias() = Y.transpose() * Y;
+  *Dinv = YtY;
+  return true;
+}
+
+/// A6–A9 without bias for a 1-DoF joint on fixed-size 6-vectors held in registers: U_i = IA_i s_i,
+/// d_i = s_iᵀ U_i, U_i D_i⁻¹ = U_i / d_i (by division, as aba_factor_pivot), D_i⁻¹ = 1 / d_i when Dinv is
+/// given, then IA_λ(i) += X_iᵀ (IA_i − U_i (U_i D_i⁻¹)ᵀ) X_i. The same numbers as the general steps, without
+/// their run-time-sized pivot copies. False if d_i is not > 0.
+template <class Scalar, int N>
+bool aba_one_dof_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                              PivotMatrix<Scalar>* Dinv) noexcept {
+  const int vi = model.v_offset(i), p = model.parent(i);
+  const Vector6<Scalar> s = model.motion_subspaces()[i].col(0);
+  const Vector6<Scalar> U = data.IA[i].M * s;
+  const Scalar d = s.dot(U);
+  data.U.col(vi) = U;
+  data.D[i](0, 0) = d;
+  if (!pivot_ok(d)) return false;
+  const Vector6<Scalar> U_Dinv = U / d;
+  data.U_Dinv.col(vi) = U_Dinv;
+  if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
+  if (p == no_parent) return true;
+  ArticulatedInertia<Scalar> Ia = data.IA[i];
+  Ia.M.noalias() -= U * U_Dinv.transpose();
+  add_transpose_inertia(data.Xup[i], Ia, data.IA[p]);
+  return true;
+}
+
+/// Pass 2's step for body i without bias (A6–A9 with q̇ = 0, τ = 0; after aba_inertia_outward_pass): U_i,
+/// D_i, U_i D_i⁻¹ and, when Dinv is given, D_i⁻¹, then the projected inertia carried to the parent. A free
+/// joint and a 1-DoF joint take their own steps, any other joint the general ones. False if D_i is not
+/// positive definite.
+template <class Scalar, int N>
+bool aba_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
+                      PivotMatrix<Scalar>* Dinv = nullptr) noexcept {
+  if constexpr (fits_free_joint<N>) {
+    if (model.joint(i).type == JointType::free_flyer) return aba_free_inertia_step(model, data, i, Dinv);
+  }
+  if (model.motion_subspaces()[i].cols() == 1) return aba_one_dof_inertia_step(model, data, i, Dinv);
+  aba_form_U(model, data, i);                                                       // A6
+  aba_form_pivot(model, data, i);
+  PivotMatrix<Scalar> L;
+  if (!aba_factor_pivot(model, data, i, L, Dinv)) return false;
+  if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);            // A8–A9
+  return true;
+}
+
 /// Pass 2's step for body i (A6–A9) through S_i, for any joint: the pivot formed, factored and solved,
 /// then the projection carried to the parent. False if D_i is not positive definite.
 template <class Scalar, int N, class Dt>

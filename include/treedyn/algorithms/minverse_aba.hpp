@@ -39,7 +39,10 @@
 // S_iᵀ plus X_i as three 3×3 products. Everything stays in body coordinates (no world frame): the
 // transforms are the ABA's; only the order of the products differs from a per-column form. Each of those
 // block products is one loop over the block's rows per output column (minverse_aba_columns_times), so the
-// short dynamic columns vectorise in float as in double.
+// short dynamic columns vectorise in float as in double. For a 1-DoF joint below a parent (almost every
+// body of a robot), B7 and B12 are each fused into one loop over the rows that writes every output entry
+// once (minverse_aba_parent_force_columns, minverse_aba_child_motion_columns): the same operations in the
+// same order, the intermediate rank-1 block kept in registers, each column a pointer of its own.
 // Storage of the triangle. Row block vi(i) restricted to the columns ≥ vi(i) is kept transposed, as
 // column block vi(i) of the LOWER triangle (contiguous in Eigen's column-major storage); at the end the
 // lower triangle is mirrored into the upper one, so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
@@ -61,6 +64,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
@@ -195,6 +199,75 @@ void minverse_aba_add_motion_to_child(const Transform<Scalar>& X, const Eigen::M
   minverse_aba_columns_times<Accumulate::add>(Pp.template leftCols<3>(), rxEt, P.template rightCols<3>());
 }
 
+/// B7 for a 1-DoF joint below a parent, in one pass over the block's rows: F_λ(i) (=, or += with Add)
+/// X_iᵀ (F_i + U_i Minv[vi(i), :]) column by column, i.e. G = Fᵀ + T U_iᵀ (G = T U_iᵀ without WithF: the
+/// joint's own row, where F_i is 0) and then minverse_aba_add_force_to_parent's three products, with the
+/// operations and their order of those two steps (a contracted multiply-add may round once less) and G kept
+/// in registers instead of stored. Every column is its own pointer, declared disjoint from the others
+/// (distinct columns of Minv, F_i and F_λ(i)), so the loop vectorises over the rows. c holds U_i (6 entries),
+/// E and E r× (9 each, column-major).
+template <bool Add, bool WithF, class Scalar>
+void minverse_aba_parent_force_columns(Eigen::Index w, const Scalar* TREEDYN_RESTRICT t, const Scalar* TREEDYN_RESTRICT g0,
+                                       const Scalar* TREEDYN_RESTRICT g1, const Scalar* TREEDYN_RESTRICT g2,
+                                       const Scalar* TREEDYN_RESTRICT g3, const Scalar* TREEDYN_RESTRICT g4,
+                                       const Scalar* TREEDYN_RESTRICT g5, const Scalar* TREEDYN_RESTRICT c,
+                                       Scalar* TREEDYN_RESTRICT F0, Scalar* TREEDYN_RESTRICT F1,
+                                       Scalar* TREEDYN_RESTRICT F2, Scalar* TREEDYN_RESTRICT F3,
+                                       Scalar* TREEDYN_RESTRICT F4, Scalar* TREEDYN_RESTRICT F5) noexcept {
+  const Scalar* const U = c;
+  const Scalar* const E = c + 6;
+  const Scalar* const Erx = c + 15;
+  for (Eigen::Index r = 0; r < w; ++r) {
+    const Scalar tr = t[r];
+    Scalar a0 = tr * U[0], a1 = tr * U[1], a2 = tr * U[2], a3 = tr * U[3], a4 = tr * U[4], a5 = tr * U[5];
+    if constexpr (WithF) {
+      a0 = g0[r] + a0, a1 = g1[r] + a1, a2 = g2[r] + a2, a3 = g3[r] + a3, a4 = g4[r] + a4, a5 = g5[r] + a5;
+    }
+    Scalar n0 = a0 * E[0] + a1 * E[1] + a2 * E[2], n1 = a0 * E[3] + a1 * E[4] + a2 * E[5],
+           n2 = a0 * E[6] + a1 * E[7] + a2 * E[8];
+    Scalar f0 = a3 * E[0] + a4 * E[1] + a5 * E[2], f1 = a3 * E[3] + a4 * E[4] + a5 * E[5],
+           f2 = a3 * E[6] + a4 * E[7] + a5 * E[8];
+    if constexpr (Add) {
+      n0 = F0[r] + n0, n1 = F1[r] + n1, n2 = F2[r] + n2, f0 = F3[r] + f0, f1 = F4[r] + f1, f2 = F5[r] + f2;
+    }
+    F0[r] = n0 - (a3 * Erx[0] + a4 * Erx[1] + a5 * Erx[2]);
+    F1[r] = n1 - (a3 * Erx[3] + a4 * Erx[4] + a5 * Erx[5]);
+    F2[r] = n2 - (a3 * Erx[6] + a4 * Erx[7] + a5 * Erx[8]);
+    F3[r] = f0;
+    F4[r] = f1;
+    F5[r] = f2;
+  }
+}
+
+/// B12 for a 1-DoF joint below a parent, in one pass over the block's rows: P = T sᵀ + Pp Xᵀ, i.e.
+/// P_i = S_i Minv[vi(i), :] + X_i P_λ(i) column by column, with the operations and their order of
+/// minverse_aba_columns_times (assign with sᵀ) followed by minverse_aba_add_motion_to_child (a contracted
+/// multiply-add may round once less); each entry of P is written once instead of read and written in four
+/// passes. Every column is its own pointer, declared disjoint from the others (distinct columns of P, of
+/// P_λ(i) and of Minv), so the loop vectorises over the rows.
+template <class Scalar>
+void minverse_aba_child_motion_columns(Eigen::Index w, const Scalar* TREEDYN_RESTRICT t, const Scalar* TREEDYN_RESTRICT w0,
+                                       const Scalar* TREEDYN_RESTRICT w1, const Scalar* TREEDYN_RESTRICT w2,
+                                       const Scalar* TREEDYN_RESTRICT v0, const Scalar* TREEDYN_RESTRICT v1,
+                                       const Scalar* TREEDYN_RESTRICT v2, const Scalar* TREEDYN_RESTRICT c,
+                                       Scalar* TREEDYN_RESTRICT P0, Scalar* TREEDYN_RESTRICT P1,
+                                       Scalar* TREEDYN_RESTRICT P2, Scalar* TREEDYN_RESTRICT P3,
+                                       Scalar* TREEDYN_RESTRICT P4, Scalar* TREEDYN_RESTRICT P5) noexcept {
+  // c: s (6), Eᵀ (9, column-major), r× Eᵀ (9, column-major)
+  const Scalar* const s = c;
+  const Scalar* const Et = c + 6;
+  const Scalar* const R = c + 15;
+  for (Eigen::Index r = 0; r < w; ++r) {
+    const Scalar tr = t[r], a0 = w0[r], a1 = w1[r], a2 = w2[r], b0 = v0[r], b1 = v1[r], b2 = v2[r];
+    P0[r] = tr * s[0] + (a0 * Et[0] + a1 * Et[1] + a2 * Et[2]);
+    P1[r] = tr * s[1] + (a0 * Et[3] + a1 * Et[4] + a2 * Et[5]);
+    P2[r] = tr * s[2] + (a0 * Et[6] + a1 * Et[7] + a2 * Et[8]);
+    P3[r] = (tr * s[3] + (b0 * Et[0] + b1 * Et[1] + b2 * Et[2])) + (a0 * R[0] + a1 * R[1] + a2 * R[2]);
+    P4[r] = (tr * s[4] + (b0 * Et[3] + b1 * Et[4] + b2 * Et[5])) + (a0 * R[3] + a1 * R[4] + a2 * R[5]);
+    P5[r] = (tr * s[5] + (b0 * Et[6] + b1 * Et[7] + b2 * Et[8])) + (a0 * R[6] + a1 * R[7] + a2 * R[8]);
+  }
+}
+
 /// T ← T D_i⁻¹ (every row x of T: x ← D_i⁻¹ x) for the factor L of factor_joint_pivot: joint_pivot.hpp's
 /// solve_joint_pivot, step for step, run on whole columns of T so that it vectorises over the rows.
 template <class DerivedL, class DstBlock>
@@ -227,12 +300,35 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
     T /= data.D[i](0, 0);                                   // a 1×1 pivot: one division per column
   } else {
     PivotMatrix<Scalar> L = data.D[i];
-    factor_joint_pivot(L);                                  // succeeded in aba_solve_pivot: D_i > 0
+    factor_joint_pivot(L);                                  // succeeded in aba_inertia_step: D_i > 0
     minverse_aba_solve_pivot_rows(L, T);
   }
   if (p != no_parent) {                                     // B6
     // B7: F_i + U_i Minv[vi(i), :]; F_i is 0 on the joint's own columns (never written there)
     const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
+    if constexpr (NI == 1) {
+      Scalar c[24];
+      Eigen::Map<Vector6<Scalar>> u(c);
+      Eigen::Map<Matrix3<Scalar>> E(c + 6), Erx(c + 15);
+      u = U;
+      E = data.Xup[i].E;
+      Erx.noalias() = data.Xup[i].E * skew(data.Xup[i].r);  // E r×
+      auto Fp = ws.F[p].middleRows(vi, width);
+      const auto run = [&](auto add, auto with_f, int row, int rows) {
+        minverse_aba_parent_force_columns<decltype(add)::value, decltype(with_f)::value>(
+            rows, &T(row, 0), &G(row, 0), &G(row, 1), &G(row, 2), &G(row, 3), &G(row, 4), &G(row, 5), c, &Fp(row, 0),
+            &Fp(row, 1), &Fp(row, 2), &Fp(row, 3), &Fp(row, 4), &Fp(row, 5));
+      };
+      if (ws.depth_first) {
+        run(std::false_type{}, std::false_type{}, 0, 1);          // the joint's own row: F_i is 0 there
+        if (width > 1) run(std::false_type{}, std::true_type{}, 1, width - 1);
+      } else {
+        run(std::true_type{}, std::false_type{}, 0, 1);
+        if (width > 1) run(std::true_type{}, std::true_type{}, 1, width - 1);
+      }
+      ws.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
+      return;
+    }
     G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
     minverse_aba_columns_times<Accumulate::add>(T.bottomRows(width - ni), U.transpose(), G.bottomRows(width - ni));
     if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
@@ -259,6 +355,21 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar,
   const int rows = ws.subtree_end[i] > vi + ni ? width - ni : 0;
   if (rows == 0) return;
   auto P = ws.F[i].bottomRows(rows);
+  if constexpr (NI == 1) {
+    if (p != no_parent) {                                   // S_i Minv[vi(i), :] + X_i P_λ(i), one pass
+      Scalar c[24];
+      Eigen::Map<Vector6<Scalar>> s_i(c);
+      Eigen::Map<Matrix3<Scalar>> Et(c + 6), rxEt(c + 15);
+      s_i = J.S;
+      Et = X.E.transpose();
+      rxEt.noalias() = skew(X.r) * Et;  // r× Eᵀ
+      const Scalar* const t = T.bottomRows(rows).data();
+      const auto Pp = ws.F[p].bottomRows(rows);
+      minverse_aba_child_motion_columns(rows, t, &Pp(0, 0), &Pp(0, 1), &Pp(0, 2), &Pp(0, 3), &Pp(0, 4), &Pp(0, 5), c,
+                                        &P(0, 0), &P(0, 1), &P(0, 2), &P(0, 3), &P(0, 4), &P(0, 5));
+      return;
+    }
+  }
   minverse_aba_columns_times<Accumulate::assign>(T.bottomRows(rows), J.S.transpose(), P);  // S_i Minv[vi(i), :]
   if (p != no_parent) minverse_aba_add_motion_to_child(X, ws.F[p].bottomRows(rows), P);  // + X_i P_λ(i)
 }

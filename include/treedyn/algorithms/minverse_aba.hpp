@@ -305,12 +305,11 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
   }
   if (p != no_parent) {                                     // B6
     // B7: F_i + U_i Minv[vi(i), :]; F_i is 0 on the joint's own columns (never written there)
-    const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
     if constexpr (NI == 1) {
       Scalar c[24];
       Eigen::Map<Vector6<Scalar>> u(c);
       Eigen::Map<Matrix3<Scalar>> E(c + 6), Erx(c + 15);
-      u = U;
+      u = J.columns_of(data.U);
       E = data.Xup[i].E;
       Erx.noalias() = data.Xup[i].E * skew(data.Xup[i].r);  // E r×
       auto Fp = ws.F[p].middleRows(vi, width);
@@ -326,13 +325,13 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
         run(std::true_type{}, std::false_type{}, 0, 1);
         if (width > 1) run(std::true_type{}, std::true_type{}, 1, width - 1);
       }
-      ws.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
-      return;
+    } else {
+      const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
+      G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
+      minverse_aba_columns_times<Accumulate::add>(T.bottomRows(width - ni), U.transpose(), G.bottomRows(width - ni));
+      if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
+      else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
     }
-    G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
-    minverse_aba_columns_times<Accumulate::add>(T.bottomRows(width - ni), U.transpose(), G.bottomRows(width - ni));
-    if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
-    else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
   }
   ws.Minv.block(vi + width, vi, model.nv() - vi - width, ni).setZero();  // outside the subtree: 0
 }

@@ -159,19 +159,28 @@ bool aba_inertia_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& da
   return true;
 }
 
+/// A6–A7 for a free joint (S_i = 1₆; Featherstone 2008, Table 9.6): U_i = D_i = IA_i, L Lᵀ = D_i by a 6×6
+/// Cholesky of fixed size into L, and U_i D_i⁻¹ = 1 exactly. False if IA_i is not positive definite.
+template <class Scalar, int N>
+bool aba_free_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i, Matrix6<Scalar>& L) noexcept {
+  const int vi = model.v_offset(i);
+  const Matrix6<Scalar>& IA = data.IA[i].M;
+  data.U.template middleCols<6>(vi) = IA;
+  data.D[i] = IA;
+  L = IA;
+  if (!factor_joint_pivot(L)) return false;
+  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  return true;
+}
+
 /// A6–A9 without bias for a free joint (S_i = 1₆; Featherstone 2008, Table 9.6): U_i = D_i = IA_i,
 /// U_i D_i⁻¹ = 1 exactly and, when Dinv is given, D_i⁻¹ = IA_i⁻¹ by a 6×6 Cholesky of fixed size;
 /// IA_i − U_i (U_i D_i⁻¹)ᵀ = 0, so nothing is carried to a parent. False if IA_i is not positive definite.
 template <class Scalar, int N>
 bool aba_free_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                            PivotMatrix<Scalar>* Dinv) noexcept {
-  const int vi = model.v_offset(i);
-  const Matrix6<Scalar>& IA = data.IA[i].M;
-  data.U.template middleCols<6>(vi) = IA;
-  data.D[i] = IA;
-  Matrix6<Scalar> L = IA;
-  if (!factor_joint_pivot(L)) return false;
-  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  Matrix6<Scalar> L;
+  if (!aba_free_pivot(model, data, i, L)) return false;
   if (Dinv == nullptr) return true;
   // D⁻¹ = L⁻ᵀ L⁻¹: Y = L⁻¹ by forward substitution on the lower triangle only (21 divisions, not the 72
   // of two triangular solves on each column of 1₆), then one 6×6 product
@@ -254,12 +263,8 @@ template <class Scalar, int N, class Dt>
 bool aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau, int i,
                      FreeJoint) noexcept {
   const int vi = model.v_offset(i), p = model.parent(i);
-  const Matrix6<Scalar>& IA = data.IA[i].M;
-  data.U.template middleCols<6>(vi) = IA;                                           // A6
-  data.D[i] = IA;
-  Matrix6<Scalar> L = IA;
-  if (!factor_joint_pivot(L)) return false;
-  data.U_Dinv.template middleCols<6>(vi).setIdentity();
+  Matrix6<Scalar> L;
+  if (!aba_free_pivot(model, data, i, L)) return false;                            // A6
   Force<Scalar> u = tau.template segment<6>(vi) - data.pA[i];
   solve_joint_pivot(L, u);
   data.Dinv_u.template segment<6>(vi) = u;

@@ -33,5 +33,11 @@ bool run_core_algorithms(const treedyn::Model<Scalar>& model) {
   return isfinite(static_cast<double>(sum));
 }
 
+// TREEDYN_BUDGET_SCALAR=float (or double) instantiates one scalar only: measure.sh's per-scalar figures,
+// what a project that compiles each scalar in its own unit pays per unit.
+#if !defined(TREEDYN_BUDGET_SCALAR)
 template bool run_core_algorithms<float>(const treedyn::Model<float>&);
 template bool run_core_algorithms<double>(const treedyn::Model<double>&);
+#else
+template bool run_core_algorithms<TREEDYN_BUDGET_SCALAR>(const treedyn::Model<TREEDYN_BUDGET_SCALAR>&);
+#endif

@@ -2,7 +2,8 @@
 # The compile-time budget's report: CPU time and peak memory of compiling tests/compile_budget/core_tu.cpp
 # (the umbrella header plus rnea, crba, forward_dynamics_crba, aba, modified_aba, minverse_ltdl,
 # minverse_aba, frame_jacobian and oscm, each for float and double, on a model passed in) at -O2, as the
-# README's table states, and beside it core_model.cpp (building the humanoid and casting it to float).
+# README's table states, then each scalar's half alone (core_tu.cpp built with TREEDYN_BUDGET_SCALAR), and
+# beside them core_model.cpp (building the humanoid and casting it to float).
 # A measurement, not a test: it prints figures and never fails on them. Usage:
 #   bash tests/compile_budget/measure.sh [c++-compiler] [extra flags…]
 set -euo pipefail
@@ -22,4 +23,6 @@ measure() {
   echo "$2 ($cxx -O2 ${*:3}): ${cpu} s CPU, ${mem} GB peak"
 }
 measure core_tu "core TU, budget 30 s and 1.5 GB" "$@"
+measure core_tu "  its double half alone (not in the budget)" -DTREEDYN_BUDGET_SCALAR=double "$@"
+measure core_tu "  its float half alone (not in the budget)" -DTREEDYN_BUDGET_SCALAR=float "$@"
 measure core_model "model building (not in the budget)" "$@"

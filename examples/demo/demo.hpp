@@ -1,0 +1,188 @@
+// The demo's shared pieces: the timing harness every part uses (interleaved batches, medians), the
+// scalar names, the text helpers and each part's entry point. The parts live in their own units
+// (factorization.cpp, dynamics*.cpp, compliance.cpp, urdf.cpp) so that no one unit instantiates every
+// algorithm for both scalars: each compiles in a fraction of the time and memory of the whole.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <treedyn/topology/parent_array.hpp>
+
+namespace demo {
+
+using treedyn::ParentArray;
+using BoolMatrix = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;
+using Clock = std::chrono::steady_clock;
+
+// ---- timing -------------------------------------------------------------------------------------
+
+struct TimingConfig {
+  double batch_seconds = 0.020;  // a batch runs the contender until at least this much time has elapsed
+  int batches = 5;               // the reported time is the median over the batches
+};
+
+inline volatile double g_sink = 0.0;  // results of timed calls land here so the calls cannot be optimised away
+
+inline double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Calls per clock reading such that one chunk of calls takes about chunk_seconds (at least one call).
+template <class F>
+long long calibrate(F& f, double chunk_seconds) {
+  f();  // warm up caches
+  long long reps = 1;
+  for (;;) {
+    const Clock::time_point t0 = Clock::now();
+    for (long long r = 0; r < reps; ++r) f();
+    const double elapsed = seconds_since(t0);
+    if (elapsed >= chunk_seconds / 8.0 || reps >= (1LL << 40)) {
+      const double scaled = static_cast<double>(reps) * chunk_seconds / elapsed;
+      return std::max(1LL, static_cast<long long>(scaled));
+    }
+    reps *= 2;
+  }
+}
+
+struct BatchTimes {
+  double gross_ns;  // contender, copy included, per call
+  double copy_ns;   // the bare copy, per call
+};
+
+// One batch: chunks of contender calls alternating with (shorter) chunks of the bare input copy, until
+// the contender has run for batch_seconds. Pairing the two in time makes the subtraction robust
+// against the machine's load changing between measurements.
+template <class F, class C>
+BatchTimes paired_batch(F& f, long long reps_f, C& copy, long long reps_c, double batch_seconds) {
+  double t_f = 0.0, t_c = 0.0;
+  long long calls_f = 0, calls_c = 0;
+  while (t_f < batch_seconds) {
+    Clock::time_point t0 = Clock::now();
+    for (long long r = 0; r < reps_f; ++r) f();
+    t_f += seconds_since(t0);
+    calls_f += reps_f;
+    t0 = Clock::now();
+    for (long long r = 0; r < reps_c; ++r) copy();
+    t_c += seconds_since(t0);
+    calls_c += reps_c;
+  }
+  return {t_f * 1e9 / static_cast<double>(calls_f), t_c * 1e9 / static_cast<double>(calls_c)};
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return (v.size() % 2 == 1) ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// A contender: the timed call (copy + kernel) and the bare copy it starts with.
+template <class F, class C>
+struct Contender {
+  F& call;
+  C& copy;
+};
+template <class F, class C>
+Contender<F, C> contender(F& call, C& copy) {
+  return {call, copy};
+}
+
+struct Timing {
+  std::vector<double> net_ns;   // per contender: median over batches of (gross - copy), ns per call
+  std::vector<double> copy_ns;  // per contender: median over batches of its bare copy, ns per call
+};
+
+// Times each contender. Batches are interleaved (batch b of every contender runs before batch b + 1 of
+// any), so a slow phase of the machine affects all contenders alike.
+template <class... K>
+Timing measure(const TimingConfig& cfg, K... k) {
+  constexpr std::size_t count = sizeof...(K);
+  const double chunk = cfg.batch_seconds / 40.0;  // contender chunk; copy chunks are ~10x shorter
+  const std::array<long long, count> reps_f{calibrate(k.call, chunk)...};
+  const std::array<long long, count> reps_c{calibrate(k.copy, chunk / 10.0)...};
+  std::array<std::vector<double>, count> net, copies;
+  for (int b = 0; b < cfg.batches; ++b) {
+    std::size_t i = 0;
+    auto one = [&](auto& kk) {
+      const BatchTimes t = paired_batch(kk.call, reps_f[i], kk.copy, reps_c[i], cfg.batch_seconds);
+      net[i].push_back(t.gross_ns - t.copy_ns);
+      copies[i].push_back(t.copy_ns);
+      ++i;
+    };
+    (one(k), ...);
+  }
+  Timing result;
+  for (std::size_t i = 0; i < count; ++i) {
+    result.net_ns.push_back(median(net[i]));
+    result.copy_ns.push_back(median(copies[i]));
+  }
+  return result;
+}
+
+// ns per call of f in one batch: chunks of reps calls until at least batch_seconds have elapsed.
+template <class F>
+double batch_ns(F& f, long long reps, double batch_seconds) {
+  double elapsed = 0.0;
+  long long calls = 0;
+  while (elapsed < batch_seconds) {
+    const Clock::time_point t0 = Clock::now();
+    for (long long r = 0; r < reps; ++r) f();
+    elapsed += seconds_since(t0);
+    calls += reps;
+  }
+  return elapsed * 1e9 / static_cast<double>(calls);
+}
+
+// Median over cfg.batches batches of each call's ns per call. Batches are interleaved (batch b of every
+// call runs before batch b + 1 of any), so a slow phase of the machine affects all calls alike.
+template <class... F>
+std::array<double, sizeof...(F)> median_ns(const TimingConfig& cfg, F&... f) {
+  constexpr std::size_t count = sizeof...(F);
+  const std::array<long long, count> reps{calibrate(f, cfg.batch_seconds / 40.0)...};
+  std::array<std::vector<double>, count> ns;
+  for (int b = 0; b < cfg.batches; ++b) {
+    std::size_t i = 0;
+    ((ns[i].push_back(batch_ns(f, reps[i], cfg.batch_seconds)), ++i), ...);
+  }
+  std::array<double, count> out{};
+  for (std::size_t i = 0; i < count; ++i) out[i] = median(ns[i]);
+  return out;
+}
+
+template <class S>
+const char* scalar_name();
+template <>
+inline const char* scalar_name<float>() { return "float"; }
+template <>
+inline const char* scalar_name<double>() { return "double"; }
+
+// ---- text and patterns (support.cpp) -------------------------------------------------------------
+
+// pattern(i, j): H(i, j) is structurally nonzero: i == j, or i is an ancestor of j, or j of i.
+BoolMatrix branch_pattern(const ParentArray& lambda);
+// The pattern as rows of 'x' (true) and '.' (false).
+void print_pattern(const BoolMatrix& pattern);
+// printf into a std::string.
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...);
+// Prints text as a bullet ("- " then "  " on continuation lines), wrapped at 100 columns.
+void print_bullet(const std::string& text);
+
+// ---- the parts -----------------------------------------------------------------------------------
+
+// Part 1 (factorization.cpp): the factorization table. True if every row passed its checks.
+bool run_factorization(const TimingConfig& cfg, bool quick);
+// Part 2 (dynamics.cpp): identities and timings on humanoid30 and chain30. True if every check passed.
+bool run_dynamics(const TimingConfig& cfg, bool quick);
+// Part 3 (compliance.cpp): Λ of humanoid30's hands and feet by oscm against oscm_dense.
+bool print_humanoid_compliance();
+#ifdef TREEDYN_DEMO_URDF
+// urdf.cpp: parts 2 and 3 on a robot loaded from a URDF file.
+bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg);
+#endif
+
+}  // namespace demo

@@ -12,7 +12,6 @@
 #include <treedyn/model/configuration.hpp>
 #include <treedyn/model/robots/robots.hpp>
 
-#include "compliance.hpp"
 #include "demo.hpp"
 
 namespace demo {
@@ -69,6 +68,7 @@ bool print_humanoid_compliance() {
                                       treedyn::xlt(Eigen::Vector3d(0.0, 0.0, -0.08)));
 }
 
+#ifdef TREEDYN_DEMO_URDF
 /// Every leaf body of a model (no children), at its own origin, named after the body.
 bool print_leaf_compliance(const treedyn::Model<double>& model) {
   std::vector<bool> has_child(static_cast<std::size_t>(model.nbodies()), false);
@@ -83,5 +83,6 @@ bool print_leaf_compliance(const treedyn::Model<double>& model) {
     }
   return print_operational_compliance(model, bodies, names, treedyn::Transform<double>::identity());
 }
+#endif
 
 }  // namespace demo

@@ -1,4 +1,4 @@
-// The demo's shared pieces: the timing harness every part uses (interleaved batches, medians), the
+// The demo's shared pieces: the timing harness of parts 1 and 2 (interleaved batches, medians), the
 // scalar names, the text helpers and each part's entry point. The parts live in their own units
 // (factorization.cpp, dynamics*.cpp, compliance.cpp, urdf.cpp) so that no one unit instantiates every
 // algorithm for both scalars: each compiles in a fraction of the time and memory of the whole.
@@ -13,6 +13,15 @@
 #include <Eigen/Core>
 
 #include <treedyn/topology/parent_array.hpp>
+
+#ifdef TREEDYN_DEMO_URDF
+#include <treedyn/fwd.hpp>
+
+namespace treedyn {
+template <class Scalar, int N>
+class Model;  // treedyn/model/model.hpp, not included here: only the URDF run's units need it
+}  // namespace treedyn
+#endif
 
 namespace demo {
 
@@ -50,14 +59,22 @@ long long calibrate(F& f, double chunk_seconds) {
   }
 }
 
+// The bare copy of a contender that needs no fresh input (part 2's dynamics calls leave their inputs
+// unchanged): it is never run, so its chunks are empty and its time per call is 0.
+struct NoCopy {
+  void operator()() const {}
+};
+inline constexpr NoCopy no_copy{};
+inline long long calibrate(const NoCopy&, double) { return 0; }
+
 struct BatchTimes {
   double gross_ns;  // contender, copy included, per call
-  double copy_ns;   // the bare copy, per call
+  double copy_ns;   // the bare copy, per call (0 for a NoCopy)
 };
 
 // One batch: chunks of contender calls alternating with (shorter) chunks of the bare input copy, until
 // the contender has run for batch_seconds. Pairing the two in time makes the subtraction robust
-// against the machine's load changing between measurements.
+// against the machine's load changing between measurements. reps_c = 0 (a NoCopy): contender chunks only.
 template <class F, class C>
 BatchTimes paired_batch(F& f, long long reps_f, C& copy, long long reps_c, double batch_seconds) {
   double t_f = 0.0, t_c = 0.0;
@@ -67,12 +84,14 @@ BatchTimes paired_batch(F& f, long long reps_f, C& copy, long long reps_c, doubl
     for (long long r = 0; r < reps_f; ++r) f();
     t_f += seconds_since(t0);
     calls_f += reps_f;
+    if (reps_c == 0) continue;
     t0 = Clock::now();
     for (long long r = 0; r < reps_c; ++r) copy();
     t_c += seconds_since(t0);
     calls_c += reps_c;
   }
-  return {t_f * 1e9 / static_cast<double>(calls_f), t_c * 1e9 / static_cast<double>(calls_c)};
+  const double copy_ns = calls_c == 0 ? 0.0 : t_c * 1e9 / static_cast<double>(calls_c);
+  return {t_f * 1e9 / static_cast<double>(calls_f), copy_ns};
 }
 
 inline double median(std::vector<double> v) {
@@ -81,7 +100,7 @@ inline double median(std::vector<double> v) {
   return (v.size() % 2 == 1) ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// A contender: the timed call (copy + kernel) and the bare copy it starts with.
+// A contender: the timed call (copy + kernel) and the bare copy it starts with (no_copy: none).
 template <class F, class C>
 struct Contender {
   F& call;
@@ -124,36 +143,6 @@ Timing measure(const TimingConfig& cfg, K... k) {
   return result;
 }
 
-// ns per call of f in one batch: chunks of reps calls until at least batch_seconds have elapsed.
-template <class F>
-double batch_ns(F& f, long long reps, double batch_seconds) {
-  double elapsed = 0.0;
-  long long calls = 0;
-  while (elapsed < batch_seconds) {
-    const Clock::time_point t0 = Clock::now();
-    for (long long r = 0; r < reps; ++r) f();
-    elapsed += seconds_since(t0);
-    calls += reps;
-  }
-  return elapsed * 1e9 / static_cast<double>(calls);
-}
-
-// Median over cfg.batches batches of each call's ns per call. Batches are interleaved (batch b of every
-// call runs before batch b + 1 of any), so a slow phase of the machine affects all calls alike.
-template <class... F>
-std::array<double, sizeof...(F)> median_ns(const TimingConfig& cfg, F&... f) {
-  constexpr std::size_t count = sizeof...(F);
-  const std::array<long long, count> reps{calibrate(f, cfg.batch_seconds / 40.0)...};
-  std::array<std::vector<double>, count> ns;
-  for (int b = 0; b < cfg.batches; ++b) {
-    std::size_t i = 0;
-    ((ns[i].push_back(batch_ns(f, reps[i], cfg.batch_seconds)), ++i), ...);
-  }
-  std::array<double, count> out{};
-  for (std::size_t i = 0; i < count; ++i) out[i] = median(ns[i]);
-  return out;
-}
-
 template <class S>
 const char* scalar_name();
 template <>
@@ -183,6 +172,9 @@ bool print_humanoid_compliance();
 #ifdef TREEDYN_DEMO_URDF
 // urdf.cpp: parts 2 and 3 on a robot loaded from a URDF file.
 bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg);
+// Part 3 on the URDF robot (compliance.cpp): Λ of every leaf body of the model (no children), at its own
+// origin, by oscm against oscm_dense.
+bool print_leaf_compliance(const treedyn::Model<double, treedyn::Dynamic>& model);
 #endif
 
 }  // namespace demo

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
@@ -97,6 +98,13 @@ auto timed_calls(Fixture<S>& f) {
   return std::make_tuple(inverse, inertia, forward, articulated, modified, minv_ltdl, minv_aba);
 }
 
+// ns per call of each of the timed calls (a tuple of them): the median over batches, all calls
+// interleaved. The calls need no fresh inputs, so no copy is timed or subtracted.
+template <class Calls>
+std::vector<double> ns_per_call(Calls& calls, const TimingConfig& cfg) {
+  return std::apply([&cfg](auto&... call) { return measure(cfg, contender(call, no_copy)...).net_ns; }, calls);
+}
+
 // Checks and times both robots in scalar type S (stored in runs[slot]). All timed calls are
 // interleaved, so the chain / humanoid time ratios compare measurements taken side by side.
 template <class S, std::size_t R>
@@ -108,14 +116,14 @@ void run_dynamics_scalar(std::array<Robot, R>& robots, std::size_t slot, const T
     Fixture<S> second(robots[1].model, robots[1].state);
     robots[1].runs[slot] = check_dynamics(second, robots[1].pattern);
     auto calls = std::tuple_cat(timed_calls(first), timed_calls(second));
-    const auto ns = std::apply([&cfg](auto&... call) { return median_ns(cfg, call...); }, calls);
+    const std::vector<double> ns = ns_per_call(calls, cfg);
     for (std::size_t k = 0; k < kAlgorithmCount; ++k) {
       robots[0].runs[slot].ns[k] = ns[k];
       robots[1].runs[slot].ns[k] = ns[kAlgorithmCount + k];
     }
   } else {
     auto calls = timed_calls(first);
-    const auto ns = std::apply([&cfg](auto&... call) { return median_ns(cfg, call...); }, calls);
+    const std::vector<double> ns = ns_per_call(calls, cfg);
     for (std::size_t k = 0; k < kAlgorithmCount; ++k) robots[0].runs[slot].ns[k] = ns[k];
   }
 }

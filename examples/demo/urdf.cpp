@@ -8,7 +8,6 @@
 #include <treedyn/topology/topology.hpp>
 #include <treedyn/urdf/build_model.hpp>
 
-#include "compliance.hpp"
 #include "dynamics.hpp"
 
 namespace demo {

@@ -118,7 +118,7 @@ bool run_dynamics(const TimingConfig& cfg, bool quick) {
       "max(|H| |qdd| + |C|); the columns of H: to max|H| + max|RNEA(q,0,0)|; kinetic energy: to the energy;\n"
       "forward dynamics: to max|qdd|). bound = %g n eps, forward dynamics %g n eps kappa(H) (kappa from\n"
       "Eigen::SelfAdjointEigenSolver in double); ratio = resid / bound must be <= 1. Times: ns/call,\n"
-      "median of %d batches >= %g ms, all six calls of a type interleaved.%s\n\n",
+      "median of %d batches >= %g ms, the calls of one scalar type interleaved.%s\n\n",
       static_cast<unsigned long long>(kStateSeed), kIdentityC, kForwardC, cfg.batches, cfg.batch_seconds * 1e3,
       quick ? " (--quick: short batches, rough timings)" : "");
 

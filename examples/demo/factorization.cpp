@@ -105,6 +105,9 @@ struct Row {
 
   double time_ratio() const { return t_llt / t_packed; }  // measured dense / sparse
   double packed_speedup() const { return t_ltdl / t_packed; }
+  // Every kernel measurably slower than its input copy: short batches (--quick) on a small matrix can
+  // leave a net time at or below zero, which has no ratio.
+  bool timed() const { return t_ltdl > 0.0 && t_packed > 0.0 && t_llt > 0.0; }
   bool ok() const { return failures.empty(); }
 };
 
@@ -199,10 +202,11 @@ void print_header() {
 
 void print_row(const Row& r) {
   const double n2 = static_cast<double>(r.cost.n) * static_cast<double>(r.cost.n);
-  std::printf("%-19s %-6s %3d %3lld %5lld %7lld %7.3f %7.1f %7.1e %6.0f %8.0f %8.0f %7.0f %6.2f%s\n",
+  const std::string ratio = r.timed() ? format("%6.2f", r.time_ratio()) : "     -";
+  std::printf("%-19s %-6s %3d %3lld %5lld %7lld %7.3f %7.1f %7.1e %6.0f %8.0f %8.0f %7.0f %s%s\n",
               r.label.c_str(), r.scalar, r.cost.n, r.cost.D0, r.cost.D1, r.cost.D2,
               static_cast<double>(r.nnz) / n2, r.op_ratio, r.resid, r.t_copy, r.t_ltdl, r.t_packed,
-              r.t_llt, r.time_ratio(), r.ok() ? "" : "  FAIL");
+              r.t_llt, ratio.c_str(), r.ok() ? "" : "  FAIL");
   for (const std::string& f : r.failures) std::printf("    FAIL: %s\n", f.c_str());
   std::fflush(stdout);
 }
@@ -214,11 +218,11 @@ const Row* find_row(const std::vector<Row>& rows, const std::string& label, cons
   return nullptr;
 }
 
-// Rows of one scalar type whose n is the largest of their topology family (n ~ 255), in table order.
+// The timed rows of one scalar type whose n is the largest of their topology family (n ~ 255), in table order.
 std::vector<const Row*> largest_per_family(const std::vector<Row>& rows, const std::string& scalar) {
   std::vector<const Row*> out;
   for (const Row& r : rows) {
-    if (r.scalar != scalar) continue;
+    if (r.scalar != scalar || !r.timed()) continue;
     if (!out.empty() && out.back()->family == r.family) {
       if (r.cost.n > out.back()->cost.n) out.back() = &r;
     } else {
@@ -234,7 +238,7 @@ void print_summary(const std::vector<Row>& rows) {
   // The 30-DoF humanoid of Featherstone (2005) §6.
   const Row* hd = find_row(rows, "humanoid 4x6", "double");
   const Row* hf = find_row(rows, "humanoid 4x6", "float");
-  if (hd != nullptr && hf != nullptr) {
+  if (hd != nullptr && hf != nullptr && hd->timed() && hf->timed()) {
     const treedyn::CostMetrics& c = hd->cost;
     const treedyn::CostMetrics dense = treedyn::dense_cost_metrics(c.n);
     const long long n2 = static_cast<long long>(c.n) * c.n;
@@ -271,20 +275,22 @@ void print_summary(const std::vector<Row>& rows) {
   // Faithful against optimised kernel, and float against double.
   std::vector<double> speedups, float_gain_packed, float_gain_llt;
   for (const Row& r : rows) {
+    if (!r.timed()) continue;
     speedups.push_back(r.packed_speedup());
     if (r.scalar == std::string("float")) {
       const Row* d = find_row(rows, r.label, "double");
-      if (d != nullptr) {
+      if (d != nullptr && d->timed()) {
         float_gain_packed.push_back(d->t_packed / r.t_packed);
         float_gain_llt.push_back(d->t_llt / r.t_llt);
       }
     }
   }
   const auto sp = std::minmax_element(speedups.begin(), speedups.end());
-  print_bullet(format("ltdl_packed ran %.1fx to %.1fx as fast as the faithful ltdl (median %.1fx over %zu rows). "
-                      "Going from double to float sped up ltdl_packed by a median %.2fx, LLT by %.2fx.",
-                      *sp.first, *sp.second, median(speedups), rows.size(), median(float_gain_packed),
-                      median(float_gain_llt)));
+  if (!speedups.empty() && !float_gain_packed.empty())
+    print_bullet(format("ltdl_packed ran %.1fx to %.1fx as fast as the faithful ltdl (median %.1fx over the %zu "
+                        "timed rows). Going from double to float sped up ltdl_packed by a median %.2fx, LLT by %.2fx.",
+                        *sp.first, *sp.second, median(speedups), speedups.size(), median(float_gain_packed),
+                        median(float_gain_llt)));
 
   // Accuracy.
   const Row* worst = nullptr;

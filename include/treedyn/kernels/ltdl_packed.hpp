@@ -40,6 +40,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Core>
@@ -145,14 +146,67 @@ inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end,
   }
 }
 
-/// G8's update row_j[m] −= row_i[t + m] · a, m < len. Row j is a strict ancestor of row i, and packed rows
+/// G8's update row_j[m] −= row_i_t[m] · a, m < len. Row j is a strict ancestor of row i, and packed rows
 /// do not overlap, so the two pointers are declared disjoint: the loop then vectorises without the
 /// run-time overlap check that otherwise precedes every short row (measured in the README's benchmark
-/// section).
+/// section). A float row shorter than 16 entries goes in chunks of four (one SSE packet of Eigen's each)
+/// and a remainder of at most three: GCC 12 vectorises the plain loop with 16- and 8-lane vectors, which
+/// left most of such a row to the scalar remainder, and the float factor of a bushy tree (rows of a few
+/// entries) ran 15–20 % slower than the double one (README, Benchmarks). Double rows, whose remainder is
+/// at most three, and long float rows keep the plain loop.
 template <class Scalar>
 inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int len,
                         Scalar a) noexcept {
+  if constexpr (std::is_same_v<Scalar, float>) {
+    if (len < 16) {
+      using Four = Eigen::Array<Scalar, 4, 1>;
+      int m = 0;
+      for (; m + 4 <= len; m += 4) Eigen::Map<Four>(row_j + m) -= a * Eigen::Map<const Four>(row_i_t + m);
+      switch (len - m) {
+        case 3: row_j[m + 2] -= row_i_t[m + 2] * a; [[fallthrough]];
+        case 2: row_j[m + 1] -= row_i_t[m + 1] * a; [[fallthrough]];
+        case 1: row_j[m] -= row_i_t[m] * a; [[fallthrough]];
+        default: break;
+      }
+      return;
+    }
+  }
   for (int m = 0; m < len; ++m) row_j[m] -= row_i_t[m] * a;
+}
+
+/// P4's gathered sum x_i − Σ_t v[t] x[column(t)] over packed entries t = first … end − 1 (row i's strict
+/// ancestors). A path of 8 or more terms is summed in four partial sums, so that four multiply-adds are in
+/// flight instead of one dependent chain; the partial sums trade places after every pass, which keeps
+/// GCC 12 from turning the loop into AVX-512 gathers with an in-order reduction (it did so for float
+/// only, and the float solve ran slower than the double one: README, Benchmarks). The order of the
+/// additions is fixed by this code, so the results are deterministic; splitting a sum into four does not
+/// loosen its rounding-error bound.
+template <class Scalar, class Xc>
+inline Scalar gather_path_sum(Scalar x_i, const Scalar* v, const AncestorPattern& pattern, int first, int end,
+                              const Xc& x) noexcept {
+  if (end - first < 8) {  // a short path: one chain, no partial sums to combine
+    for (int t = first; t < end; ++t) x_i -= v[t] * x(pattern.column(t));
+    return x_i;
+  }
+  Scalar a0 = x_i, a1(0), a2(0), a3(0);
+  int t = first;
+  for (; t + 4 <= end; t += 4) {
+    const Scalar b0 = a0 - v[t] * x(pattern.column(t));
+    const Scalar b1 = a1 - v[t + 1] * x(pattern.column(t + 1));
+    const Scalar b2 = a2 - v[t + 2] * x(pattern.column(t + 2));
+    const Scalar b3 = a3 - v[t + 3] * x(pattern.column(t + 3));
+    a0 = b1;
+    a1 = b2;
+    a2 = b3;
+    a3 = b0;
+  }
+  switch (end - t) {
+    case 3: a2 -= v[t + 2] * x(pattern.column(t + 2)); [[fallthrough]];
+    case 2: a1 -= v[t + 1] * x(pattern.column(t + 1)); [[fallthrough]];
+    case 1: a0 -= v[t] * x(pattern.column(t)); [[fallthrough]];
+    default: break;
+  }
+  return (a0 + a1) + (a2 + a3);
 }
 
 /// G3–G4 for a long row i: gather the updates of every strict descendant, four at a time. Kept out of
@@ -234,12 +288,8 @@ void ltdl_solve_packed(const Eigen::MatrixBase<DV>& values, const AncestorPatter
       for (int t = s + 1; t < pattern.row_start(i + 1); ++t) xc(pattern.column(t)) -= v[t] * xi;  // Q5
     }
     for (int i = 0; i < n; ++i) xc(i) /= v[pattern.row_start(i)];   // D⁻¹
-    for (int i = 0; i < n; ++i) {                                   // P1
-      Scalar xi = xc(i);
-      const int s = pattern.row_start(i);
-      for (int t = s + 1; t < pattern.row_start(i + 1); ++t) xi -= v[t] * xc(pattern.column(t));  // P4
-      xc(i) = xi;
-    }
+    for (int i = 0; i < n; ++i)                                     // P1, P4
+      xc(i) = detail::gather_path_sum(Scalar(xc(i)), v, pattern, pattern.row_start(i) + 1, pattern.row_start(i + 1), xc);
   }
 }
 

@@ -1,6 +1,6 @@
 // Tree-sparse factorization against dense Cholesky (Featherstone (2005) §4, Table 2).
 //
-// Names: Kernel/topology-n/scalar, e.g. LTDLPacked/humanoid-30/double. Every in-place contender copies
+// Names: Kernel/model/scalar, e.g. LTDLPacked/humanoid30/double. Every in-place contender copies
 // its input into preallocated storage inside the timed loop, and the copy alone is reported beside it;
 // Eigen's LLT/LDLT::compute likewise copy their argument into their own preallocated storage.
 //   Copy / CopyPacked   the dense n×n copy / the packed (n + D1 entries) copy alone

@@ -152,8 +152,8 @@ inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end,
 /// section). A float row shorter than 16 entries goes in chunks of four (one SSE packet of Eigen's each)
 /// and a remainder of at most three: GCC 12 vectorises the plain loop with 16- and 8-lane vectors, which
 /// left most of such a row to the scalar remainder, and the float factor of a bushy tree (rows of a few
-/// entries) ran 15–20 % slower than the double one (README, Benchmarks). Double rows, whose remainder is
-/// at most three, and long float rows keep the plain loop.
+/// entries) ran slower than the double one (measured in the README's benchmark section). Double rows,
+/// whose remainder is at most three, and long float rows keep the plain loop.
 template <class Scalar>
 inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int len,
                         Scalar a) noexcept {
@@ -177,10 +177,10 @@ inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RE
 /// P4's gathered sum x_i − Σ_t v[t] x[column(t)] over packed entries t = first … end − 1 (row i's strict
 /// ancestors). A path of 8 or more terms is summed in four partial sums, so that four multiply-adds are in
 /// flight instead of one dependent chain; the partial sums trade places after every pass, which keeps
-/// GCC 12 from turning the loop into AVX-512 gathers with an in-order reduction (it did so for float
-/// only, and the float solve ran slower than the double one: README, Benchmarks). The order of the
-/// additions is fixed by this code, so the results are deterministic; splitting a sum into four does not
-/// loosen its rounding-error bound.
+/// GCC 12 from turning the loop into AVX-512 gathers with an in-order reduction (it did so for float only,
+/// and the float solve ran slower than the double one: see the README's benchmark section). The order of
+/// the additions is fixed by this code, so the results are deterministic; splitting a sum into four does
+/// not loosen its rounding-error bound.
 template <class Scalar, class Xc>
 inline Scalar gather_path_sum(Scalar x_i, const Scalar* v, const AncestorPattern& pattern, int first, int end,
                               const Xc& x) noexcept {

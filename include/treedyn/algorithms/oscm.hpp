@@ -63,7 +63,7 @@ template <class Scalar>
 Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<Scalar>& Omega) noexcept {
   const SymmetricBlocks<Scalar> in = symmetric_blocks(Omega);
   const SymmetricBlocks<Scalar> swapped{in.C, in.B.transpose(), in.A};
-  const SymmetricBlocks<Scalar> out = rotate_blocks(shift_blocks(swapped, X.r), X.E);
+  const SymmetricBlocks<Scalar> out = rotate_blocks<false>(shift_blocks(swapped, X.r), X.E);
   return assemble(SymmetricBlocks<Scalar>{out.C, out.B.transpose(), out.A}).M;
 }
 

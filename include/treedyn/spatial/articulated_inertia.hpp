@@ -82,32 +82,47 @@ struct SymmetricBlocks {
   Symmetric3<Scalar> C;
 };
 
+// The block kernels below are written entry by entry on stored matrices (coefficient access, no Eigen
+// expression templates): each is one function per scalar type, where composed Eigen expressions would
+// instantiate a family of expression types at every call site (compile time; see the README).
+
 template <class Scalar>
 inline SymmetricBlocks<Scalar> symmetric_blocks(const Matrix6<Scalar>& M) noexcept {
-  const Matrix3<Scalar> upper = M.template topRightCorner<3, 3>();
-  const Matrix3<Scalar> lower_t = M.template bottomLeftCorner<3, 3>().transpose();
-  return SymmetricBlocks<Scalar>{Symmetric3<Scalar>::from_matrix(M.template topLeftCorner<3, 3>()),
-                                 Scalar(0.5) * (upper + lower_t),
-                                 Symmetric3<Scalar>::from_matrix(M.template bottomRightCorner<3, 3>())};
+  SymmetricBlocks<Scalar> out{Symmetric3<Scalar>::symmetric_part(M, 0), Matrix3<Scalar>(),
+                              Symmetric3<Scalar>::symmetric_part(M, 3)};
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) out.B(i, j) = Scalar(0.5) * (M(i, 3 + j) + M(3 + j, i));
+  return out;
 }
 
 /// T [A B; B^T C] T^T with T = [1 -d×; 0 1]: the same force-side inertia about a new origin at d.
 template <class Scalar>
 inline SymmetricBlocks<Scalar> shift_blocks(const SymmetricBlocks<Scalar>& in, const Vector3<Scalar>& d) noexcept {
-  const Matrix3<Scalar> Cm = in.C.matrix();
-  const Matrix3<Scalar> W = cross_columns(d, Cm);                       // d× C
-  const Matrix3<Scalar> Q = cross_columns(d, in.B.transpose());         // d× B^T
-  const Matrix3<Scalar> dWt = cross_columns(d, W.transpose());          // d× W^T = -d× C d×
-  const Matrix3<Scalar> Anew = dWt - Q - Q.transpose();
-  return SymmetricBlocks<Scalar>{in.A + Symmetric3<Scalar>::from_matrix(Anew), in.B - W, in.C};
+  const Matrix3<Scalar> W = cross_columns<false>(d, in.C.matrix());    // d× C
+  const Matrix3<Scalar> Q = cross_columns<true>(d, in.B);              // d× B^T
+  const Matrix3<Scalar> dWt = cross_columns<true>(d, W);               // d× W^T = -d× C d×
+  Matrix3<Scalar> Anew;                                                // d× W^T - Q - Q^T
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) Anew(i, j) = dWt(i, j) - Q(i, j) - Q(j, i);
+  const Symmetric3<Scalar> dA = Symmetric3<Scalar>::symmetric_part(Anew, 0);
+  SymmetricBlocks<Scalar> out{in.A, in.B, in.C};
+  for (int k = 0; k < 6; ++k) out.A.data(k) += dA.data(k);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) out.B(i, j) -= W(i, j);
+  return out;
 }
 
-/// diag(E, E) [A B; B^T C] diag(E^T, E^T).
-template <class Scalar, class DerivedE>
-inline SymmetricBlocks<Scalar> rotate_blocks(const SymmetricBlocks<Scalar>& in,
-                                             const Eigen::MatrixBase<DerivedE>& E) noexcept {
-  const Matrix3<Scalar> EB = E * in.B;
-  return SymmetricBlocks<Scalar>{in.A.congruence(E), EB * E.transpose(), in.C.congruence(E)};
+/// R [A B; B^T C] R^T blockwise, R = diag(E, E) (Transposed = false) or diag(E^T, E^T) (Transposed = true),
+/// reading E in place.
+template <bool Transposed, class Scalar>
+inline SymmetricBlocks<Scalar> rotate_blocks(const SymmetricBlocks<Scalar>& in, const Matrix3<Scalar>& E) noexcept {
+  const auto R = [&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); };
+  Matrix3<Scalar> RB, RBRt;
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) RB(i, j) = R(i, 0) * in.B(0, j) + R(i, 1) * in.B(1, j) + R(i, 2) * in.B(2, j);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) RBRt(i, j) = RB(i, 0) * R(j, 0) + RB(i, 1) * R(j, 1) + RB(i, 2) * R(j, 2);
+  return SymmetricBlocks<Scalar>{in.A.congruence_by(R), RBRt, in.C.congruence_by(R)};
 }
 
 /// M = [A B; Bᵀ C] (Add = false) or M += [A B; Bᵀ C] (Add = true), block by block. Adding in place keeps
@@ -115,18 +130,21 @@ inline SymmetricBlocks<Scalar> rotate_blocks(const SymmetricBlocks<Scalar>& in,
 /// stores (a store-forwarding stall on every body).
 template <bool Add, class Scalar>
 inline void write_blocks(const SymmetricBlocks<Scalar>& in, Matrix6<Scalar>& M) noexcept {
-  const Matrix3<Scalar> A = in.A.matrix(), C = in.C.matrix();
-  if constexpr (Add) {
-    M.template topLeftCorner<3, 3>() += A;
-    M.template topRightCorner<3, 3>() += in.B;
-    M.template bottomLeftCorner<3, 3>() += in.B.transpose();
-    M.template bottomRightCorner<3, 3>() += C;
-  } else {
-    M.template topLeftCorner<3, 3>() = A;
-    M.template topRightCorner<3, 3>() = in.B;
-    M.template bottomLeftCorner<3, 3>() = in.B.transpose();
-    M.template bottomRightCorner<3, 3>() = C;
-  }
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) {
+      const Scalar a = in.A(i, j), b = in.B(i, j), bt = in.B(j, i), c = in.C(i, j);
+      if constexpr (Add) {
+        M(i, j) += a;
+        M(i, 3 + j) += b;
+        M(3 + i, j) += bt;
+        M(3 + i, 3 + j) += c;
+      } else {
+        M(i, j) = a;
+        M(i, 3 + j) = b;
+        M(3 + i, j) = bt;
+        M(3 + i, 3 + j) = c;
+      }
+    }
 }
 
 template <class Scalar>
@@ -139,7 +157,7 @@ inline ArticulatedInertia<Scalar> assemble(const SymmetricBlocks<Scalar>& in) no
 /// (^B X_A)ᵀ IB ^B X_A in 3×3 blocks: rotate by Eᵀ, then shift by −r.
 template <class Scalar>
 inline SymmetricBlocks<Scalar> transpose_inertia_blocks(const Transform<Scalar>& X, const Matrix6<Scalar>& IB) noexcept {
-  const SymmetricBlocks<Scalar> rotated = rotate_blocks(symmetric_blocks(IB), X.E.transpose());
+  const SymmetricBlocks<Scalar> rotated = rotate_blocks<true>(symmetric_blocks(IB), X.E);
   const Vector3<Scalar> minus_r = -X.r;
   return shift_blocks(rotated, minus_r);
 }
@@ -151,7 +169,7 @@ template <class Scalar>
 inline ArticulatedInertia<Scalar> apply_inertia(const Transform<Scalar>& X,
                                                 const ArticulatedInertia<Scalar>& IA) noexcept {
   const detail::SymmetricBlocks<Scalar> shifted = detail::shift_blocks(detail::symmetric_blocks(IA.M), X.r);
-  return detail::assemble(detail::rotate_blocks(shifted, X.E));
+  return detail::assemble(detail::rotate_blocks<false>(shifted, X.E));
 }
 
 /// (^B X_A)^T IA_B ^B X_A: an articulated inertia from B coordinates back to A (ABA: IA_λ += X^T IA^a X).

@@ -39,9 +39,16 @@ struct Symmetric3 {
   template <class Derived>
   static Symmetric3 from_matrix(const Eigen::MatrixBase<Derived>& M) noexcept {
     EIGEN_STATIC_ASSERT_MATRIX_SPECIFIC_SIZE(Derived, 3, 3)
+    return symmetric_part(M, 0);
+  }
+
+  /// The symmetric part of the 3x3 block of M at (r, r) (a 3x3 M, or a diagonal block of a 6x6), read
+  /// entry by entry.
+  template <class Derived>
+  static Symmetric3 symmetric_part(const Eigen::MatrixBase<Derived>& M, int r) noexcept {
     const Scalar half(Scalar(0.5));
-    return from_entries(M(0, 0), half * (M(1, 0) + M(0, 1)), M(1, 1), half * (M(2, 0) + M(0, 2)),
-                        half * (M(2, 1) + M(1, 2)), M(2, 2));
+    return from_entries(M(r, r), half * (M(r + 1, r) + M(r, r + 1)), M(r + 1, r + 1), half * (M(r + 2, r) + M(r, r + 2)),
+                        half * (M(r + 2, r + 1) + M(r + 1, r + 2)), M(r + 2, r + 2));
   }
 
   /// a b^T + b a^T (12 multiplications).
@@ -95,17 +102,20 @@ struct Symmetric3 {
   template <class Derived>
   Symmetric3 congruence(const Eigen::MatrixBase<Derived>& E) const noexcept {
     EIGEN_STATIC_ASSERT_MATRIX_SPECIFIC_SIZE(Derived, 3, 3)
-    Matrix3<Scalar> F;
-    for (Eigen::Index i = 0; i < 3; ++i) {
-      const Vector3<Scalar> row = E.row(i).transpose();
-      F.row(i) = ((*this) * row).transpose();  // (E S)_i = (S E_i^T)^T since S is symmetric
-    }
+    return congruence_by([&E](int i, int j) { return E(i, j); });
+  }
+
+  /// The same for E given entry by entry: E(i, j) returns entry (i, j) (e.g. a rotation read transposed in place).
+  template <class Entries>
+  Symmetric3 congruence_by(const Entries& E) const noexcept {
+    const Symmetric3& S = *this;
+    Scalar F[3][3];  // F = E S: F(i, k) = Σ_j S(k, j) E(i, j), S symmetric
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) F[i][k] = S(k, 0) * E(i, 0) + S(k, 1) * E(i, 1) + S(k, 2) * E(i, 2);
     Symmetric3 out;
-    for (Eigen::Index i = 0; i < 3; ++i) {
-      for (Eigen::Index j = 0; j <= i; ++j) {
-        out.data(i * (i + 1) / 2 + j) = F(i, 0) * E(j, 0) + F(i, 1) * E(j, 1) + F(i, 2) * E(j, 2);
-      }
-    }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j <= i; ++j)
+        out.data(i * (i + 1) / 2 + j) = F[i][0] * E(j, 0) + F[i][1] * E(j, 1) + F[i][2] * E(j, 2);
     return out;
   }
 

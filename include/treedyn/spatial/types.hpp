@@ -83,13 +83,18 @@ inline SpatialBlock<Scalar, Derived> map_spatial_columns(const Eigen::MatrixBase
   return out;
 }
 
-/// d× M for a 3x3 M: one 3-vector cross product per column (18 multiplications), no skew matrix formed.
-template <class Scalar, class Derived>
-inline Matrix3<Scalar> cross_columns(const Vector3<Scalar>& d, const Eigen::MatrixBase<Derived>& M) noexcept {
+/// d× M (Transposed = false) or d× Mᵀ (Transposed = true) for a 3x3 M: one 3-vector cross product per
+/// column (18 multiplications), entry by entry, no skew matrix formed.
+template <bool Transposed, class Scalar>
+inline Matrix3<Scalar> cross_columns(const Vector3<Scalar>& d, const Matrix3<Scalar>& M) noexcept {
   Matrix3<Scalar> out;
-  for (Eigen::Index j = 0; j < 3; ++j) {
-    const Vector3<Scalar> column = M.col(j);
-    out.col(j) = d.cross(column);
+  for (int j = 0; j < 3; ++j) {
+    const Scalar& a0 = Transposed ? M(j, 0) : M(0, j);
+    const Scalar& a1 = Transposed ? M(j, 1) : M(1, j);
+    const Scalar& a2 = Transposed ? M(j, 2) : M(2, j);
+    out(0, j) = d(1) * a2 - d(2) * a1;
+    out(1, j) = d(2) * a0 - d(0) * a2;
+    out(2, j) = d(0) * a1 - d(1) * a0;
   }
   return out;
 }

@@ -75,15 +75,15 @@ const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, 
       R = X.E;
       data.o_parent[i] = X.r;
     } else {
-      R.noalias() = X.E * data.R_root[p];
-      data.o_parent[i].noalias() = data.R_root[p].transpose() * X.r;
+      R = detail::rotate<false>(X.E, data.R_root[p]);
+      data.o_parent[i] = detail::rotate<true>(data.R_root[p], X.r);
     }
-    data.IC[i] = rotate_inertia(R.transpose(), model.inertia(i));
+    data.IC[i] = detail::rotated_inertia<true>(R, model.inertia(i));
     // S_i^r = R_iᵀ S_i, written half by half into S_root (a 6-vector temporary copied in would be reloaded
     // as straddling SIMD packets: a store-forwarding stall, see rnea.hpp)
     for (int c = 0; c < S_i.cols(); ++c) {
-      data.S_root.col(vi + c).template head<3>().noalias() = R.transpose() * S_i.col(c).template head<3>();
-      data.S_root.col(vi + c).template tail<3>().noalias() = R.transpose() * S_i.col(c).template tail<3>();
+      data.S_root.col(vi + c).template head<3>() = detail::rotate<true>(R, Vector3<Scalar>(S_i.col(c).template head<3>()));
+      data.S_root.col(vi + c).template tail<3>() = detail::rotate<true>(R, Vector3<Scalar>(S_i.col(c).template tail<3>()));
     }
   }
   const auto& mu = model.dof_parents();
@@ -92,13 +92,14 @@ const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, 
     const RigidInertia<Scalar>& Ic = data.IC[i];
     for (int k = vi; k < vi + ni; ++k) {                                            // DoF k: column k of S_i^r
       const auto s = data.S_root.col(k);
-      const Vector3<Scalar> f = Ic.m * s.template tail<3>() - Ic.h.cross(s.template head<3>());   // C3
-      Vector3<Scalar> n = Ic.I * s.template head<3>() + Ic.h.cross(s.template tail<3>());
+      const Vector3<Scalar> sw = s.template head<3>(), sv = s.template tail<3>();
+      const Vector3<Scalar> f = Ic.m * sv - detail::cross(Ic.h, sw);                               // C3
+      Vector3<Scalar> n = Ic.I * sw + detail::cross(Ic.h, sv);
       Scalar* H_k = data.H.data() + model.h_pattern().row_start(k);                 // packed row k
       int body = i;
       for (int l = k; l != no_parent; l = mu[l]) {                                  // C4, C6–C8
         if (model.dof_body(l) != body) {                                            // l is in λ(body): C8
-          n += data.o_parent[body].cross(f);
+          n += detail::cross(data.o_parent[body], f);
           body = model.dof_body(l);
         }
         const auto sl = data.S_root.col(l);

@@ -45,12 +45,15 @@ const Eigen::Matrix<Scalar, 6, N>& frame_jacobian(const Model<Scalar, N>& model,
     j = p;
   }
   if (reference == ReferenceFrame::world_aligned) {                                  // K3
-    const Matrix3<Scalar> R = (placement.E * data.X_world[body].E).transpose();
+    const Matrix3<Scalar> Rt = detail::rotate<false>(placement.E, data.X_world[body].E);  // Rᵀ
     for (int j = body; j != no_parent; j = model.parent(j))  // only path columns are nonzero
       for (int k = model.v_offset(j); k < model.v_offset(j) + model.joint(j).nv(); ++k) {
-        const Vector3<Scalar> w = R * data.J.col(k).template head<3>();
-        const Vector3<Scalar> v = R * data.J.col(k).template tail<3>();
-        data.J.col(k) << w, v;
+        const Vector3<Scalar> w = detail::rotate<true>(Rt, Vector3<Scalar>(data.J(0, k), data.J(1, k), data.J(2, k)));
+        const Vector3<Scalar> v = detail::rotate<true>(Rt, Vector3<Scalar>(data.J(3, k), data.J(4, k), data.J(5, k)));
+        for (int l = 0; l < 3; ++l) {
+          data.J(l, k) = w(l);
+          data.J(3 + l, k) = v(l);
+        }
       }
   }
   return data.J;

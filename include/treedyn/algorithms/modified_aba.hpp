@@ -30,18 +30,41 @@ namespace treedyn {
 namespace detail {
 
 /// D_λ(i) += W'ᵀ Ia W' for a multi-column W = X_i S_λ(i) (see add_child_pivot_term below), with
-/// W' = W − S_i (S_iᵀS_i)⁻¹ S_iᵀ W. WType: Matrix6 for a 6-DoF parent, MotionSubspace otherwise.
-template <class Scalar, int N, class WType>
+/// W' = W − S_i (S_iᵀS_i)⁻¹ S_iᵀ W, on coefficients (one function per scalar; W has at most 6 columns).
+template <class Scalar, int N>
 void add_projected_form(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
-                        const ArticulatedInertia<Scalar>& Ia, WType W) noexcept {
+                        const ArticulatedInertia<Scalar>& Ia, const MotionSubspace<Scalar>& W) noexcept {
   const MotionSubspace<Scalar>& Si = model.motion_subspaces()[i];
-  PivotMatrix<Scalar> G = Si.transpose() * Si;  // S_iᵀS_i: SPD, S_i has full column rank
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, 6, 6> beta = Si.transpose() * W;
+  const int ni = static_cast<int>(Si.cols()), m = static_cast<int>(W.cols());
+  const auto column_dot = [](const auto& A, int a, const auto& B, int b) {  // column a of A · column b of B
+    Scalar t(0);
+    for (int k = 0; k < 6; ++k) t += A(k, a) * B(k, b);
+    return t;
+  };
+  PivotMatrix<Scalar> G(ni, ni);  // S_iᵀS_i: SPD, S_i has full column rank
+  Matrix6<Scalar> beta = Matrix6<Scalar>::Zero();  // S_iᵀ W in the first n_i rows and m columns
+  for (int b = 0; b < ni; ++b)
+    for (int a = 0; a < ni; ++a) G(a, b) = column_dot(Si, a, Si, b);
+  for (int c = 0; c < m; ++c)
+    for (int a = 0; a < ni; ++a) beta(a, c) = column_dot(Si, a, W, c);
   factor_joint_pivot(G);
   solve_joint_pivot(G, beta);
-  W.noalias() -= Si * beta;
-  const WType Ia_W = Ia.M * W;
-  data.D[model.parent(i)].noalias() += W.transpose() * Ia_W;
+  Matrix6<Scalar> Wp, Ia_Wp;  // W' and Ia W' in the first m columns
+  for (int c = 0; c < m; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int a = 0; a < ni; ++a) t += Si(r, a) * beta(a, c);
+      Wp(r, c) = W(r, c) - t;
+    }
+  for (int c = 0; c < m; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int k = 0; k < 6; ++k) t += Ia.M(r, k) * Wp(k, c);
+      Ia_Wp(r, c) = t;
+    }
+  PivotMatrix<Scalar>& Dp = data.D[model.parent(i)];
+  for (int b = 0; b < m; ++b)
+    for (int a = 0; a < m; ++a) Dp(a, b) += column_dot(Wp, a, Ia_Wp, b);
 }
 
 /// M7: D_λ(i) += Wᵀ Ia W with W = X_i S_λ(i) (the parent's joint in child coordinates) and Ia the child's
@@ -68,11 +91,7 @@ void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, 
     data.D[p](0, 0) += w.dot(Ia_w);
     return;
   }
-  if (Sp.cols() == 6) {  // a free-flyer parent: W is 6×6, fixed size so the products unroll
-    add_projected_form(model, data, i, Ia, Matrix6<Scalar>(data.Xup[i].apply_motion(Matrix6<Scalar>(Sp))));
-  } else {
-    add_projected_form(model, data, i, Ia, MotionSubspace<Scalar>(data.Xup[i].apply_motion(Sp)));
-  }
+  add_projected_form(model, data, i, Ia, data.Xup[i].apply_motion(Sp));
 }
 
 }  // namespace detail

@@ -67,24 +67,61 @@ Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<S
   return assemble(SymmetricBlocks<Scalar>{out.C, out.B.transpose(), out.A}).M;
 }
 
+// The steps O4–O6 below are written on coefficients (loops over the joint's n_i ≤ 6 columns, fixed 6×6
+// storage): one small function per scalar and joint width, where composed Eigen expressions would
+// instantiate a family of expression types at every call (compile time; see the README). NI = 1 lets the
+// compiler unroll a 1-DoF joint's loops; NI = Dynamic reads n_i at run time.
+
+/// The joint's column count as the step sees it: NI when fixed, else n_i read at run time.
+template <int NI, class Scalar, int N>
+int oscm_width(const Model<Scalar, N>& model, int i) noexcept {
+  if constexpr (NI == 1) {
+    static_cast<void>(model);
+    static_cast<void>(i);
+    return 1;
+  } else {
+    return static_cast<int>(model.motion_subspaces()[i].cols());
+  }
+}
+
 /// O4 for body i: Ω_i = T − (S Wᵀ + W Sᵀ), W = T Û − ½ S (Ûᵀ T Û + D⁻¹), T = X_i Ω_λ(i) X_iᵀ (0 at a root).
 template <int NI, class Scalar, int N>
 void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
                 int i) noexcept {
-  using Block = typename JointBlock<Scalar, NI>::Subspace;
-  const JointColumns<Scalar, NI> J(model, i);
-  const int p = J.parent;
-  const Block& S = J.S;
-  const Block Uhat = J.columns_of(data.U_Dinv);
+  const int p = model.parent(i), vi = model.v_offset(i), ni = oscm_width<NI>(model, i);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const Matrix6<Scalar> T = (p == no_parent) ? Matrix6<Scalar>::Zero().eval()
                                              : transport_compliance(data.Xup[i], frames.Omega[static_cast<std::size_t>(p)]);
-  Block W = T * Uhat;
-  typename JointBlock<Scalar, NI>::Square A = frames.Dinv[static_cast<std::size_t>(i)];
-  A.noalias() += Uhat.transpose() * W;
-  W.noalias() -= S * (Scalar(0.5) * A);
-  Matrix6<Scalar> R;
-  R.noalias() = S * W.transpose();
-  frames.Omega[static_cast<std::size_t>(i)] = T - (R + R.transpose());  // exactly symmetric
+  Scalar W[6][6], A[6][6];  // W (6×n_i, by column), A = Ûᵀ T Û + D⁻¹ (n_i×n_i)
+  for (int c = 0; c < ni; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int l = 0; l < 6; ++l) t += T(r, l) * data.U_Dinv(l, vi + c);
+      W[c][r] = t;
+    }
+  const PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(i)];
+  for (int b = 0; b < ni; ++b)
+    for (int a = 0; a < ni; ++a) {
+      Scalar t(0);
+      for (int l = 0; l < 6; ++l) t += data.U_Dinv(l, vi + a) * W[b][l];
+      A[b][a] = Dinv(a, b) + t;
+    }
+  for (int c = 0; c < ni; ++c)  // W −= S (½ A)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int a = 0; a < ni; ++a) t += S(r, a) * (Scalar(0.5) * A[c][a]);
+      W[c][r] -= t;
+    }
+  Scalar R[6][6];  // R = S Wᵀ
+  for (int col = 0; col < 6; ++col)
+    for (int row = 0; row < 6; ++row) {
+      Scalar t(0);
+      for (int c = 0; c < ni; ++c) t += S(row, c) * W[c][col];
+      R[row][col] = t;
+    }
+  Matrix6<Scalar>& Omega = frames.Omega[static_cast<std::size_t>(i)];
+  for (int col = 0; col < 6; ++col)  // Ω = T − (R + Rᵀ): exactly symmetric
+    for (int row = 0; row < 6; ++row) Omega(row, col) = T(row, col) - (R[row][col] + R[col][row]);
 }
 
 /// K_{k,a} as its two 3×6 halves (moment rows n, force rows f), each stored by rows. O5 carries it up a
@@ -101,38 +138,60 @@ struct ForceHalves {
 template <int NI, class Scalar, int N>
 void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceHalves<Scalar>& K,
                     Matrix6<Scalar>& SK, bool to_parent) noexcept {
-  using Half = typename ForceHalves<Scalar>::Half;
-  const JointColumns<Scalar, NI> J(model, k);
-  typename JointBlock<Scalar, NI>::Rows StK = J.S.template topRows<3>().transpose() * K.n;
-  StK.noalias() += J.S.template bottomRows<3>().transpose() * K.f;
-  SK.topRows(J.ni) = StK;
+  const int vk = model.v_offset(k), nk = oscm_width<NI>(model, k);
+  const MotionSubspace<Scalar>& S = model.motion_subspaces()[k];
+  for (int r = 0; r < nk; ++r)
+    for (int c = 0; c < 6; ++c)
+      SK(r, c) = (S(0, r) * K.n(0, c) + S(1, r) * K.n(1, c) + S(2, r) * K.n(2, c)) +
+                 (S(3, r) * K.f(0, c) + S(4, r) * K.f(1, c) + S(5, r) * K.f(2, c));
   if (!to_parent) return;
-  const typename JointBlock<Scalar, NI>::Subspace Uhat = J.columns_of(data.U_Dinv);
-  K.n.noalias() -= Uhat.template topRows<3>() * StK;
-  K.f.noalias() -= Uhat.template bottomRows<3>() * StK;
+  for (int l = 0; l < 3; ++l)  // K −= Û_k SK
+    for (int c = 0; c < 6; ++c) {
+      Scalar un(0), uf(0);
+      for (int r = 0; r < nk; ++r) {
+        un += data.U_Dinv(l, vk + r) * SK(r, c);
+        uf += data.U_Dinv(3 + l, vk + r) * SK(r, c);
+      }
+      K.n(l, c) -= un;
+      K.f(l, c) -= uf;
+    }
   // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once
   const Transform<Scalar>& X = data.Xup[k];
-  const Half Etf = X.E.transpose() * K.f;
-  K.n = X.E.transpose() * K.n;
+  const Matrix3<Scalar>& E = X.E;
   const Vector3<Scalar>& r = X.r;
-  K.n.row(0) += r(1) * Etf.row(2) - r(2) * Etf.row(1);
-  K.n.row(1) += r(2) * Etf.row(0) - r(0) * Etf.row(2);
-  K.n.row(2) += r(0) * Etf.row(1) - r(1) * Etf.row(0);
+  typename ForceHalves<Scalar>::Half Etn, Etf;
+  for (int l = 0; l < 3; ++l)
+    for (int c = 0; c < 6; ++c) {
+      Etn(l, c) = E(0, l) * K.n(0, c) + E(1, l) * K.n(1, c) + E(2, l) * K.n(2, c);
+      Etf(l, c) = E(0, l) * K.f(0, c) + E(1, l) * K.f(1, c) + E(2, l) * K.f(2, c);
+    }
+  for (int c = 0; c < 6; ++c) {
+    K.n(0, c) = Etn(0, c) + (r(1) * Etf(2, c) - r(2) * Etf(1, c));
+    K.n(1, c) = Etn(1, c) + (r(2) * Etf(0, c) - r(0) * Etf(2, c));
+    K.n(2, c) = Etn(2, c) + (r(0) * Etf(1, c) - r(1) * Etf(0, c));
+  }
   K.f = Etf;
 }
 
 /// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
-template <int NI, class Scalar>
-void oscm_add_joint_term(const OperationalFrames<Scalar>& frames, int k, const Matrix6<Scalar>& SKa,
-                         const Matrix6<Scalar>& SKb, Matrix6<Scalar>& B) noexcept {
-  using Rows = typename JointBlock<Scalar, NI>::Rows;
-  const detail::PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(k)];
-  const int nk = static_cast<int>(Dinv.rows());
-  const Rows ra = SKa.topRows(nk);
-  Rows Dinv_rb(nk, 6);
-  if constexpr (NI == 1) Dinv_rb = Dinv(0, 0) * SKb.topRows(nk);  // a 1×1 D_k⁻¹: a scaled row
-  else Dinv_rb.noalias() = Dinv.lazyProduct(SKb.topRows(nk));
-  B.noalias() += ra.transpose() * Dinv_rb;
+template <int NI, class Scalar, int N>
+void oscm_add_joint_term(const Model<Scalar, N>& model, const OperationalFrames<Scalar>& frames, int k,
+                         const Matrix6<Scalar>& SKa, const Matrix6<Scalar>& SKb, Matrix6<Scalar>& B) noexcept {
+  const PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(k)];
+  const int nk = oscm_width<NI>(model, k);
+  Scalar Dinv_rb[6][6];  // D_k⁻¹ r_b (n_k×6, by row)
+  for (int a = 0; a < nk; ++a)
+    for (int c = 0; c < 6; ++c) {
+      Scalar t(0);
+      for (int b = 0; b < nk; ++b) t += Dinv(a, b) * SKb(b, c);
+      Dinv_rb[a][c] = t;
+    }
+  for (int c = 0; c < 6; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int a = 0; a < nk; ++a) t += SKa(a, r) * Dinv_rb[a][c];
+      B(r, c) += t;
+    }
 }
 
 /// Index of frame a's path entry (K, SK) at its ancestor c.
@@ -221,7 +280,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
           const Matrix6<Scalar>& SKa = frames.SK[oscm_slot(frames, a, k)];
           const Matrix6<Scalar>& SKb = frames.SK[oscm_slot(frames, a2, k)];
           with_joint_width(model.motion_subspaces()[k].cols(),
-                           [&](auto width) { oscm_add_joint_term<decltype(width)::value>(frames, k, SKa, SKb, B); });
+                           [&](auto width) { oscm_add_joint_term<decltype(width)::value>(model, frames, k, SKa, SKb, B); });
         }
         if (a == a2) B = Scalar(0.5) * (B + B.transpose()).eval();
       }

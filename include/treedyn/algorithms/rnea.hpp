@@ -46,27 +46,27 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     const MotionHalves<Scalar>& vJ = bv.vJ;
     V3 aw, al;                                                                    // R6: X_i a_λ(i)
     if (p == no_parent) {
-      aw.noalias() = X.E * a0w;
-      al.noalias() = X.E * (a0v - X.r.cross(a0w));
+      aw = rotate<false>(X.E, a0w);
+      al = rotate<false>(X.E, V3(a0v - cross(X.r, a0w)));
     } else {
       const V3 awp = data.a[p].template head<3>(), alp = data.a[p].template tail<3>();
-      aw.noalias() = X.E * awp;
-      al.noalias() = X.E * (alp - X.r.cross(awp));
+      aw = rotate<false>(X.E, awp);
+      al = rotate<false>(X.E, V3(alp - cross(X.r, awp)));
     }
-    aw += w.cross(vJ.w);                                                          //     + v_i × vJ
-    al += w.cross(vJ.v) + vl.cross(vJ.w);
+    aw += cross(w, vJ.w);                                                         //     + v_i × vJ
+    al += cross(w, vJ.v) + cross(vl, vJ.w);
     if (qdd != nullptr) {                                                         //     + S_i q̈_i
       const MotionHalves<Scalar> sa = subspace_times(model.motion_subspaces()[i], *qdd, model.v_offset(i));
       aw += sa.w;
       al += sa.v;
     }
     const RigidInertia<Scalar>& I = model.inertia(i);                            // R7
-    const V3 hw = I.I * w + I.h.cross(vl), hv = I.m * vl - I.h.cross(w);
+    const V3 hw = I.I * w + cross(I.h, vl), hv = I.m * vl - cross(I.h, w);
     const Force<Scalar> fe = f_ext[i];
     data.a[i].template head<3>() = aw;
     data.a[i].template tail<3>() = al;
-    data.f[i].template head<3>() = I.I * aw + I.h.cross(al) + w.cross(hw) + vl.cross(hv) - fe.template head<3>();
-    data.f[i].template tail<3>() = I.m * al - I.h.cross(aw) + w.cross(hv) - fe.template tail<3>();
+    data.f[i].template head<3>() = I.I * aw + cross(I.h, al) + cross(w, hw) + cross(vl, hv) - fe.template head<3>();
+    data.f[i].template tail<3>() = I.m * al - cross(I.h, aw) + cross(w, hv) - fe.template tail<3>();
   }
   for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
@@ -77,8 +77,8 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     const int p = model.parent(i);
     if (p != no_parent) {                                                        // R10
       const Transform<Scalar>& X = data.Xup[i];
-      const V3 Etf = X.E.transpose() * ff;
-      data.f[p].template head<3>() += X.E.transpose() * fn + X.r.cross(Etf);
+      const V3 Etf = rotate<true>(X.E, ff);
+      data.f[p].template head<3>() += rotate<true>(X.E, fn) + cross(X.r, Etf);
       data.f[p].template tail<3>() += Etf;
     }
   }

@@ -54,7 +54,8 @@ bool factor_joint_pivot(Eigen::MatrixBase<Derived>& d) noexcept {
   return cholesky_failed_row(d) < 0;
 }
 
-/// x ← D⁻¹ x for the factor L of factor_joint_pivot (x: n×k, any k), by two triangular solves.
+/// x ← D⁻¹ x for the factor L of factor_joint_pivot (x: n×k, any k; rows past the first n, if any, are
+/// neither read nor written), by two triangular solves.
 template <class DerivedL, class DerivedX>
 void solve_joint_pivot(const Eigen::MatrixBase<DerivedL>& L, Eigen::MatrixBase<DerivedX>& x) noexcept {
   const Eigen::Index n = L.rows();

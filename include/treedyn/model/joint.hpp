@@ -41,26 +41,44 @@ using MotionSubspace = Eigen::Matrix<Scalar, 6, Eigen::Dynamic, Eigen::ColMajor,
 
 namespace detail {
 
-/// R(a, angle) = cos·1 + sin·a× + (1 − cos)·a aᵀ for a unit axis a (Rodrigues).
+/// R(a, angle) = cos·1 + sin·a× + (1 − cos)·a aᵀ for a unit axis a (Rodrigues), entry by entry.
 template <class Scalar>
 Matrix3<Scalar> axis_rotation(const Vector3<Scalar>& a, const Scalar& angle) noexcept {
   using std::cos;
   using std::sin;
-  const Scalar c = cos(angle), s = sin(angle);
-  Matrix3<Scalar> R = (Scalar(1) - c) * (a * a.transpose());
-  R += s * skew(a);
-  R.diagonal().array() += c;
+  const Scalar c = cos(angle), s = sin(angle), one_c = Scalar(1) - c;
+  const Matrix3<Scalar> ax = skew(a);
+  Matrix3<Scalar> R;
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) R(i, j) = one_c * (a(i) * a(j)) + s * ax(i, j);
+  for (int i = 0; i < 3; ++i) R(i, i) += c;
   return R;
 }
 
 /// Rotation matrix of the quaternion stored as (x, y, z, w) in q[0..3], normalised on use: any nonzero
 /// finite quaternion gives the rotation of q / |q| (a zero one is rejected by Joint::configuration_ok).
+/// With (x, y, z, w) unit: R = 1 − 2 (v·v 1 − v vᵀ) + 2 w v×, v = (x, y, z), entry by entry.
 template <class Derived>
 Matrix3<typename Derived::Scalar> quaternion_rotation(const Eigen::MatrixBase<Derived>& q) noexcept {
   using Scalar = typename Derived::Scalar;
   using std::sqrt;
-  const Scalar inv = Scalar(1) / Scalar(sqrt(Scalar(q.squaredNorm())));
-  return Eigen::Quaternion<Scalar>(q(3) * inv, q(0) * inv, q(1) * inv, q(2) * inv).toRotationMatrix();
+  const Scalar n2 = q(0) * q(0) + q(1) * q(1) + q(2) * q(2) + q(3) * q(3);
+  const Scalar inv = Scalar(1) / Scalar(sqrt(n2));
+  const Scalar x = q(0) * inv, y = q(1) * inv, z = q(2) * inv, w = q(3) * inv;
+  const Scalar tx = Scalar(2) * x, ty = Scalar(2) * y, tz = Scalar(2) * z;
+  const Scalar twx = tx * w, twy = ty * w, twz = tz * w;
+  const Scalar txx = tx * x, txy = ty * x, txz = tz * x, tyy = ty * y, tyz = tz * y, tzz = tz * z;
+  Matrix3<Scalar> R;
+  R(0, 0) = Scalar(1) - (tyy + tzz);
+  R(0, 1) = txy - twz;
+  R(0, 2) = txz + twy;
+  R(1, 0) = txy + twz;
+  R(1, 1) = Scalar(1) - (txx + tzz);
+  R(1, 2) = tyz - twx;
+  R(2, 0) = txz - twy;
+  R(2, 1) = tyz + twx;
+  R(2, 2) = Scalar(1) - (txx + tyy);
+  return R;
 }
 
 }  // namespace detail
@@ -114,9 +132,9 @@ struct Joint {
   /// is normalised on use). Always true for a symbolic Scalar, whose values cannot be checked.
   template <class Derived>
   [[nodiscard]] bool configuration_ok(const Eigen::MatrixBase<Derived>& q) const noexcept {
-    if (type == JointType::spherical) return detail::quaternion_ok(Scalar(q.template head<4>().squaredNorm()));
-    if (type == JointType::free_flyer) return detail::quaternion_ok(Scalar(q.template segment<4>(3).squaredNorm()));
-    return true;
+    if (!has_quaternion()) return true;
+    const int k = type == JointType::spherical ? 0 : 3;  // the quaternion's first entry
+    return detail::quaternion_ok(Scalar(q(k) * q(k) + q(k + 1) * q(k + 1) + q(k + 2) * q(k + 2) + q(k + 3) * q(k + 3)));
   }
   [[nodiscard]] const char* type_name() const noexcept {
     switch (type) {

@@ -116,13 +116,13 @@ inline SymmetricBlocks<Scalar> shift_blocks(const SymmetricBlocks<Scalar>& in, c
 /// reading E in place.
 template <bool Transposed, class Scalar>
 inline SymmetricBlocks<Scalar> rotate_blocks(const SymmetricBlocks<Scalar>& in, const Matrix3<Scalar>& E) noexcept {
-  const auto R = [&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); };
+  const auto R = [&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); };  // R(i, j)
   Matrix3<Scalar> RB, RBRt;
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) RB(i, j) = R(i, 0) * in.B(0, j) + R(i, 1) * in.B(1, j) + R(i, 2) * in.B(2, j);
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) RBRt(i, j) = RB(i, 0) * R(j, 0) + RB(i, 1) * R(j, 1) + RB(i, 2) * R(j, 2);
-  return SymmetricBlocks<Scalar>{in.A.congruence_by(R), RBRt, in.C.congruence_by(R)};
+  return SymmetricBlocks<Scalar>{in.A.template rotated<Transposed>(E), RBRt, in.C.template rotated<Transposed>(E)};
 }
 
 /// M = [A B; Bᵀ C] (Add = false) or M += [A B; Bᵀ C] (Add = true), block by block. Adding in place keeps

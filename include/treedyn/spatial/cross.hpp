@@ -47,8 +47,8 @@ inline SpatialBlock<typename DerivedV::Scalar, DerivedM> cross_apply(
     const auto& b = Force ? top_in : bottom_in;  // m_v, or n
     auto& turned = Force ? bottom : top;         // w × a
     auto& mixed = Force ? top : bottom;          // w × b + v_O × a
-    turned.noalias() = w.cross(a);
-    mixed.noalias() = w.cross(b) + vO.cross(a);
+    turned = cross(w, a);
+    mixed = cross(w, b) + cross(vO, a);
   });
 }
 

@@ -56,8 +56,8 @@ struct RigidInertia {
   detail::SpatialBlock<Scalar, Derived> apply(const Eigen::MatrixBase<Derived>& v) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(v, [this](const auto& w, const auto& lin, auto& top, auto& bottom) {
-      top.noalias() = I * w + h.cross(lin);                    // Ī w + h × v
-      bottom.noalias() = m * lin - h.cross(w);                 // m v − h × w
+      top = I * w + detail::cross(h, lin);                     // Ī w + h × v
+      bottom = m * lin - detail::cross(h, w);                  // m v − h × w
     });
   }
 
@@ -132,18 +132,26 @@ inline RigidInertia<Scalar> rotate_inertia(const Eigen::MatrixBase<DE>& E, const
   return RigidInertia<Scalar>{IA.m, E * IA.h, IA.I.congruence(E)};
 }
 
+namespace detail {
+/// (m, E h, E Ī Eᵀ) (Transposed = false) or (m, Eᵀ h, Eᵀ Ī E) (Transposed = true), reading E in place.
+template <bool Transposed, class Scalar>
+inline RigidInertia<Scalar> rotated_inertia(const Matrix3<Scalar>& E, const RigidInertia<Scalar>& I) noexcept {
+  return RigidInertia<Scalar>{I.m, rotate<Transposed>(E, I.h), I.I.template rotated<Transposed>(E)};
+}
+}  // namespace detail
+
 /// ^B X*_A I_A ^A X_B: a rigid inertia from A coordinates to B coordinates, X = ^B X_A = (E, r).
 template <class Scalar>
 inline RigidInertia<Scalar> apply_inertia(const Transform<Scalar>& X, const RigidInertia<Scalar>& IA) noexcept {
-  return rotate_inertia(X.E, detail::shift_origin(IA.m, IA.h, IA.I, X.r));  // about B's origin, then B's axes
+  return detail::rotated_inertia<false>(X.E, detail::shift_origin(IA.m, IA.h, IA.I, X.r));  // about B's origin, then B's axes
 }
 
 /// (^B X_A)^T I_B ^B X_A = ^A X*_B I_B ^B X_A: a rigid inertia from B coordinates back to A.
 template <class Scalar>
 inline RigidInertia<Scalar> apply_transpose_inertia(const Transform<Scalar>& X,
                                                     const RigidInertia<Scalar>& IB) noexcept {
-  const Vector3<Scalar> h_rot = X.E.transpose() * IB.h;               // A axes, about B's origin
-  const Symmetric3<Scalar> I_rot = IB.I.congruence(X.E.transpose());
+  const Vector3<Scalar> h_rot = detail::rotate<true>(X.E, IB.h);      // A axes, about B's origin
+  const Symmetric3<Scalar> I_rot = IB.I.template rotated<true>(X.E);
   const Vector3<Scalar> minus_r = -X.r;                                // A's origin seen from B's origin
   return detail::shift_origin(IB.m, h_rot, I_rot, minus_r);
 }

@@ -105,6 +105,12 @@ struct Symmetric3 {
     return congruence_by([&E](int i, int j) { return E(i, j); });
   }
 
+  /// E S Eᵀ (Transposed = false) or Eᵀ S E (Transposed = true), reading E in place.
+  template <bool Transposed>
+  Symmetric3 rotated(const Matrix3<Scalar>& E) const noexcept {
+    return congruence_by([&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); });
+  }
+
   /// The same for E given entry by entry: E(i, j) returns entry (i, j) (e.g. a rotation read transposed in place).
   template <class Entries>
   Symmetric3 congruence_by(const Entries& E) const noexcept {

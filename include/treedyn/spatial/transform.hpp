@@ -38,8 +38,8 @@ struct Transform {
   detail::SpatialBlock<Scalar, Derived> apply_motion(const Eigen::MatrixBase<Derived>& m) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(m, [this](const auto& w, const auto& v, auto& top, auto& bottom) {
-      top.noalias() = E * w;                                   // E w
-      bottom.noalias() = E * (v - r.cross(w));                 // E (v − r × w)
+      top = detail::rotate<false>(E, w);                                             // E w
+      bottom = detail::rotate<false>(E, Vector3<Scalar>(v - detail::cross(r, w)));   // E (v − r × w)
     });
   }
 
@@ -48,8 +48,8 @@ struct Transform {
   detail::SpatialBlock<Scalar, Derived> apply_force(const Eigen::MatrixBase<Derived>& f) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(f, [this](const auto& n, const auto& lin, auto& top, auto& bottom) {
-      top.noalias() = E * (n - r.cross(lin));                  // E (n − r × f)
-      bottom.noalias() = E * lin;                              // E f
+      top = detail::rotate<false>(E, Vector3<Scalar>(n - detail::cross(r, lin)));    // E (n − r × f)
+      bottom = detail::rotate<false>(E, lin);                                        // E f
     });
   }
 
@@ -58,9 +58,9 @@ struct Transform {
   detail::SpatialBlock<Scalar, Derived> apply_inverse_force(const Eigen::MatrixBase<Derived>& f) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(f, [this](const auto& n, const auto& lin, auto& top, auto& bottom) {
-      const Vector3<Scalar> Etf = E.transpose() * lin;
-      top.noalias() = E.transpose() * n + r.cross(Etf);        // Eᵀn + r × Eᵀf
-      bottom = Etf;                                            // Eᵀf
+      const Vector3<Scalar> Etf = detail::rotate<true>(E, lin);
+      top = detail::rotate<true>(E, n) + detail::cross(r, Etf);                      // Eᵀn + r × Eᵀf
+      bottom = Etf;                                                                  // Eᵀf
     });
   }
 
@@ -69,9 +69,9 @@ struct Transform {
   detail::SpatialBlock<Scalar, Derived> apply_inverse_motion(const Eigen::MatrixBase<Derived>& m) const
       noexcept(detail::fixed_columns<Derived>) {
     return detail::map_spatial_columns<Scalar>(m, [this](const auto& w, const auto& v, auto& top, auto& bottom) {
-      const Vector3<Scalar> Etw = E.transpose() * w;
-      top = Etw;                                               // Eᵀw
-      bottom.noalias() = E.transpose() * v + r.cross(Etw);     // Eᵀv + r × Eᵀw
+      const Vector3<Scalar> Etw = detail::rotate<true>(E, w);
+      top = Etw;                                                                     // Eᵀw
+      bottom = detail::rotate<true>(E, v) + detail::cross(r, Etw);                   // Eᵀv + r × Eᵀw
     });
   }
 
@@ -80,7 +80,7 @@ struct Transform {
 
   /// Composition: (*this) = ^C X_B, X1 = ^B X_A  ->  ^C X_A = (E2 E1, r1 + E1^T r2).
   Transform operator*(const Transform& X1) const noexcept {
-    return Transform{E * X1.E, X1.r + X1.E.transpose() * r};
+    return Transform{detail::rotate<false>(E, X1.E), X1.r + detail::rotate<true>(X1.E, r)};
   }
 
   /// Dense ^B X_A = [E 0; -E r× E] (for tests and diagnostics; the algorithms never call it).
@@ -88,7 +88,7 @@ struct Transform {
     Matrix6<Scalar> X;
     X.template topLeftCorner<3, 3>() = E;
     X.template topRightCorner<3, 3>().setZero();
-    X.template bottomLeftCorner<3, 3>() = -E * skew(r);
+    X.template bottomLeftCorner<3, 3>() = -detail::rotate<false>(E, skew(r));
     X.template bottomRightCorner<3, 3>() = E;
     return X;
   }
@@ -97,7 +97,7 @@ struct Transform {
   Matrix6<Scalar> force_matrix() const noexcept {
     Matrix6<Scalar> X;
     X.template topLeftCorner<3, 3>() = E;
-    X.template topRightCorner<3, 3>() = -E * skew(r);
+    X.template topRightCorner<3, 3>() = -detail::rotate<false>(E, skew(r));
     X.template bottomLeftCorner<3, 3>().setZero();
     X.template bottomRightCorner<3, 3>() = E;
     return X;

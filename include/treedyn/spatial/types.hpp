@@ -63,8 +63,27 @@ inline constexpr bool is_spatial_block =
     (Derived::RowsAtCompileTime == 6 || Derived::RowsAtCompileTime == Eigen::Dynamic) &&
     std::is_same<typename Derived::Scalar, Scalar>::value;
 
+/// 3-vector kernels on concrete types: E a (Transposed = false) or Eᵀ a (Transposed = true) for a 3x3 E and
+/// a 3-vector or 3x3 a, and the cross product a × b. The spatial operators and the algorithms'
+/// per-body steps are composed of these, so that each Eigen product inside is instantiated once per scalar
+/// type, where a composed expression at a call site (E * (v − r.cross(w)), …) instantiates its own family
+/// of expression types at every call (compile time; see the README). Same arithmetic as the expressions.
+template <bool Transposed, class Scalar, int Cols>
+inline Eigen::Matrix<Scalar, 3, Cols> rotate(const Matrix3<Scalar>& E, const Eigen::Matrix<Scalar, 3, Cols>& a) noexcept {
+  Eigen::Matrix<Scalar, 3, Cols> out;  // a 3-vector (Cols = 1) or each column of a 3x3 (Cols = 3)
+  if constexpr (Transposed) out.noalias() = E.transpose() * a;
+  else out.noalias() = E * a;
+  return out;
+}
+
+template <class Scalar>
+inline Vector3<Scalar> cross(const Vector3<Scalar>& a, const Vector3<Scalar>& b) noexcept {
+  return a.cross(b);
+}
+
 /// Applies a spatial operator column by column to a 6-vector or 6×k block `in`: for column j with
-/// top / bottom halves (a, b), op(a, b, top_out, bottom_out) writes the two halves of the result. The
+/// top / bottom halves (a, b), op(a, b, top_out, bottom_out) writes the two halves of the result (all
+/// four are Vector3s, so the operator is instantiated once per scalar whatever the argument's type). The
 /// one place where the spatial operators check their argument and loop over its columns.
 template <class Scalar, class Derived, class Op>
 inline SpatialBlock<Scalar, Derived> map_spatial_columns(const Eigen::MatrixBase<Derived>& in, Op&& op) noexcept(
@@ -76,9 +95,10 @@ inline SpatialBlock<Scalar, Derived> map_spatial_columns(const Eigen::MatrixBase
   for (Eigen::Index j = 0; j < in.cols(); ++j) {
     const Vector3<Scalar> a = in.col(j).template head<3>();
     const Vector3<Scalar> b = in.col(j).template tail<3>();
-    auto top = out.col(j).template head<3>();
-    auto bottom = out.col(j).template tail<3>();
+    Vector3<Scalar> top, bottom;
     op(a, b, top, bottom);
+    out.col(j).template head<3>() = top;
+    out.col(j).template tail<3>() = bottom;
   }
   return out;
 }

@@ -19,6 +19,18 @@
 
 namespace treedyn::detail {
 
+/// Column c of a 6-row matrix (S_i, U, U D⁻¹) as a 6-vector, and the reverse: the 1-DoF steps below
+/// work on these copies, so that their fixed-size arithmetic (Matrix6 × Vector6, dot, outer product) is
+/// one set of Eigen types per scalar, shared by every step (compile time; see the README).
+template <class Derived>
+Vector6<typename Derived::Scalar> column6(const Eigen::MatrixBase<Derived>& M, Eigen::Index c) noexcept {
+  return M.col(c);
+}
+template <class Derived>
+void set_column6(Eigen::MatrixBase<Derived>& M, Eigen::Index c, const Vector6<typename Derived::Scalar>& v) noexcept {
+  M.col(c) = v;
+}
+
 /// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
 /// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq, class Dv, class Fext>
@@ -43,9 +55,18 @@ bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
 template <class Scalar, int N>
 void aba_form_U(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
-  const int vi = model.v_offset(i);
-  if (S.cols() == 1) data.U.col(vi).noalias() = data.IA[i].M * S.col(0);
-  else data.U.middleCols(vi, S.cols()).noalias() = data.IA[i].M * S;
+  const Matrix6<Scalar>& IA = data.IA[i].M;
+  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
+  if (ni == 1) {
+    set_column6(data.U, vi, Vector6<Scalar>(IA * column6(S, 0)));
+    return;
+  }
+  for (int c = 0; c < ni; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int k = 0; k < 6; ++k) t += IA(r, k) * S(k, c);
+      data.U(r, vi + c) = t;
+    }
 }
 
 /// A6 without the pivot: U_i = IA_i S_i and u_i = τ_i − S_iᵀ pA_i (kept in data.Dinv_u until solved).
@@ -56,10 +77,13 @@ void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
   if (ni == 1) {
-    data.Dinv_u(vi) = tau(vi) - S.col(0).dot(data.pA[i]);
-  } else {
-    data.Dinv_u.segment(vi, ni) = tau.segment(vi, ni);
-    data.Dinv_u.segment(vi, ni).noalias() -= S.transpose() * data.pA[i];
+    data.Dinv_u(vi) = tau(vi) - column6(S, 0).dot(data.pA[i]);
+    return;
+  }
+  for (int c = 0; c < ni; ++c) {
+    Scalar t(0);
+    for (int k = 0; k < 6; ++k) t += S(k, c) * data.pA[i](k);
+    data.Dinv_u(vi + c) = tau(vi + c) - t;
   }
 }
 
@@ -67,9 +91,17 @@ void aba_joint_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
 template <class Scalar, int N>
 void aba_form_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i) noexcept {
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
-  const int vi = model.v_offset(i);
-  if (S.cols() == 1) data.D[i](0, 0) = S.col(0).dot(data.U.col(vi));
-  else data.D[i].noalias() = S.transpose() * data.U.middleCols(vi, S.cols());
+  const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
+  if (ni == 1) {
+    data.D[i](0, 0) = column6(S, 0).dot(column6(data.U, vi));
+    return;
+  }
+  for (int b = 0; b < ni; ++b)
+    for (int a = 0; a < ni; ++a) {
+      Scalar t(0);
+      for (int k = 0; k < 6; ++k) t += S(k, a) * data.U(k, vi + b);
+      data.D[i](a, b) = t;
+    }
 }
 
 /// Factors the pivot data.D[i] into L (for a 1-DoF joint L = D_i) and forms U_i D_i⁻¹, and D_i⁻¹ itself
@@ -82,14 +114,17 @@ bool aba_factor_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int 
   if (ni == 1) {
     const Scalar d = L(0, 0);
     if (!detail::pivot_ok(d)) return false;
-    data.U_Dinv.col(vi) = data.U.col(vi) / d;  // by division: exact for axis-aligned projections
+    set_column6(data.U_Dinv, vi, Vector6<Scalar>(column6(data.U, vi) / d));  // by division: exact for axis-aligned projections
     if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
     return true;
   }
   if (!factor_joint_pivot(L)) return false;
-  Eigen::Matrix<Scalar, Eigen::Dynamic, 6, Eigen::ColMajor, 6, 6> Dinv_Ut = data.U.middleCols(vi, ni).transpose();
+  Matrix6<Scalar> Dinv_Ut;  // D_i⁻¹ U_iᵀ in its first n_i rows (the solve reads and writes only those)
+  for (int c = 0; c < 6; ++c)
+    for (int k = 0; k < ni; ++k) Dinv_Ut(k, c) = data.U(c, vi + k);
   solve_joint_pivot(L, Dinv_Ut);
-  data.U_Dinv.middleCols(vi, ni) = Dinv_Ut.transpose();
+  for (int k = 0; k < ni; ++k)
+    for (int r = 0; r < 6; ++r) data.U_Dinv(r, vi + k) = Dinv_Ut(k, r);
   if (Dinv != nullptr) {
     Dinv->setIdentity(ni, ni);
     solve_joint_pivot(L, *Dinv);
@@ -107,9 +142,10 @@ bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i
     data.Dinv_u(vi) /= L(0, 0);
     return true;
   }
-  Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, 6, 1> Dinv_u = data.Dinv_u.segment(vi, ni);
+  Vector6<Scalar> Dinv_u;  // its first n_i entries (the solve reads and writes only those)
+  for (int k = 0; k < ni; ++k) Dinv_u(k) = data.Dinv_u(vi + k);
   solve_joint_pivot(L, Dinv_u);
-  data.Dinv_u.segment(vi, ni) = Dinv_u;
+  for (int k = 0; k < ni; ++k) data.Dinv_u(vi + k) = Dinv_u(k);
   return true;
 }
 
@@ -121,14 +157,14 @@ ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Da
   const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
   ArticulatedInertia<Scalar> Ia = data.IA[i];
   if (ni == 1) {
-    Ia.M.noalias() -= data.U.col(vi) * data.U_Dinv.col(vi).transpose();                         // A8
+    Ia.M.noalias() -= column6(data.U, vi) * column6(data.U_Dinv, vi).transpose();                // A8
   } else {
-    // The joint's columns copied to 6×n_i blocks of at most 6 columns first: on the n-column matrices
-    // themselves the inner dimension has no compile-time bound and Eigen instantiates its general
-    // matrix-product kernel for a 6×6 result (same products, same order either way).
-    using Subspace = typename JointBlock<Scalar, Eigen::Dynamic>::Subspace;
-    const Subspace U = data.U.middleCols(vi, ni), U_Dinv = data.U_Dinv.middleCols(vi, ni);
-    Ia.M.noalias() -= U * U_Dinv.transpose();
+    for (int c = 0; c < 6; ++c)
+      for (int r = 0; r < 6; ++r) {
+        Scalar t(0);
+        for (int k = 0; k < ni; ++k) t += data.U(r, vi + k) * data.U_Dinv(c, vi + k);
+        Ia.M(r, c) -= t;
+      }
   }
   add_transpose_inertia(data.Xup[i], Ia, data.IA[model.parent(i)]);                             // A9
   return Ia;
@@ -142,8 +178,15 @@ ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, 
   const ArticulatedInertia<Scalar> Ia = aba_project_inertia(model, data, i);                    // A8, A9
   Force<Scalar> pa = data.pA[i];                                                                // A8
   pa.noalias() += Ia.M * data.c[i];
-  if (ni == 1) pa += data.U.col(vi) * data.Dinv_u(vi);
-  else pa.noalias() += data.U.middleCols(vi, ni) * data.Dinv_u.segment(vi, ni);
+  if (ni == 1) {
+    pa += column6(data.U, vi) * data.Dinv_u(vi);
+  } else {
+    for (int r = 0; r < 6; ++r) {
+      Scalar u(0);
+      for (int k = 0; k < ni; ++k) u += data.U(r, vi + k) * data.Dinv_u(vi + k);
+      pa(r) += u;
+    }
+  }
   data.pA[model.parent(i)] += data.Xup[i].apply_inverse_force(pa);                           // A9
   return Ia;
 }
@@ -207,14 +250,14 @@ template <class Scalar, int N>
 bool aba_one_dof_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                               PivotMatrix<Scalar>* Dinv) noexcept {
   const int vi = model.v_offset(i), p = model.parent(i);
-  const Vector6<Scalar> s = model.motion_subspaces()[i].col(0);
+  const Vector6<Scalar> s = column6(model.motion_subspaces()[i], 0);
   const Vector6<Scalar> U = data.IA[i].M * s;
   const Scalar d = s.dot(U);
-  data.U.col(vi) = U;
+  set_column6(data.U, vi, U);
   data.D[i](0, 0) = d;
   if (!pivot_ok(d)) return false;
   const Vector6<Scalar> U_Dinv = U / d;
-  data.U_Dinv.col(vi) = U_Dinv;
+  set_column6(data.U_Dinv, vi, U_Dinv);
   if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
   if (p == no_parent) return true;
   ArticulatedInertia<Scalar> Ia = data.IA[i];
@@ -280,13 +323,19 @@ EIGEN_ALWAYS_INLINE void aba_acceleration_step(const Model<Scalar, N>& model, Da
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const int vi = model.v_offset(i), ni = static_cast<int>(S.cols());
   if (ni == 1) {
-    data.qdd(vi) = data.Dinv_u(vi) - data.U_Dinv.col(vi).dot(a_prime);
-    data.a[i] = a_prime + S.col(0) * data.qdd(vi);
-  } else {
-    data.qdd.segment(vi, ni) = data.Dinv_u.segment(vi, ni);
-    data.qdd.segment(vi, ni).noalias() -= data.U_Dinv.middleCols(vi, ni).transpose() * a_prime;
-    data.a[i] = a_prime;
-    data.a[i].noalias() += S * data.qdd.segment(vi, ni);
+    data.qdd(vi) = data.Dinv_u(vi) - column6(data.U_Dinv, vi).dot(a_prime);
+    data.a[i] = a_prime + column6(S, 0) * data.qdd(vi);
+    return;
+  }
+  for (int c = 0; c < ni; ++c) {
+    Scalar t(0);
+    for (int k = 0; k < 6; ++k) t += data.U_Dinv(k, vi + c) * a_prime(k);
+    data.qdd(vi + c) = data.Dinv_u(vi + c) - t;
+  }
+  for (int r = 0; r < 6; ++r) {
+    Scalar t(0);
+    for (int c = 0; c < ni; ++c) t += S(r, c) * data.qdd(vi + c);
+    data.a[i](r) = a_prime(r) + t;
   }
 }
 

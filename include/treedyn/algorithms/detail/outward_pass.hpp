@@ -162,8 +162,8 @@ EIGEN_ALWAYS_INLINE BodyVelocity<Scalar> body_velocity(const Model<Scalar, N>& m
   if (p != no_parent) {                                                          // + X_i v_λ(i)
     const Transform<Scalar>& X = data.Xup[i];
     const Vector3<Scalar> wp = data.v[p].template head<3>(), vp = data.v[p].template tail<3>();
-    w.noalias() += X.E * wp;
-    vl.noalias() += X.E * (vp - X.r.cross(wp));
+    w += rotate<false>(X.E, wp);
+    vl += rotate<false>(X.E, Vector3<Scalar>(vp - cross(X.r, wp)));
   }
   data.v[i].template head<3>() = w;
   data.v[i].template tail<3>() = vl;

@@ -72,23 +72,11 @@ Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<S
 // instantiate a family of expression types at every call (compile time; see the README). NI = 1 lets the
 // compiler unroll a 1-DoF joint's loops; NI = Dynamic reads n_i at run time.
 
-/// The joint's column count as the step sees it: NI when fixed, else n_i read at run time.
-template <int NI, class Scalar, int N>
-int oscm_width(const Model<Scalar, N>& model, int i) noexcept {
-  if constexpr (NI == 1) {
-    static_cast<void>(model);
-    static_cast<void>(i);
-    return 1;
-  } else {
-    return static_cast<int>(model.motion_subspaces()[i].cols());
-  }
-}
-
 /// O4 for body i: Ω_i = T − (S Wᵀ + W Sᵀ), W = T Û − ½ S (Ûᵀ T Û + D⁻¹), T = X_i Ω_λ(i) X_iᵀ (0 at a root).
 template <int NI, class Scalar, int N>
 void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
                 int i) noexcept {
-  const int p = model.parent(i), vi = model.v_offset(i), ni = oscm_width<NI>(model, i);
+  const int p = model.parent(i), vi = model.v_offset(i), ni = joint_width<NI>(model, i);
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
   const Matrix6<Scalar> T = (p == no_parent) ? Matrix6<Scalar>::Zero().eval()
                                              : transport_compliance(data.Xup[i], frames.Omega[static_cast<std::size_t>(p)]);
@@ -138,7 +126,7 @@ struct ForceHalves {
 template <int NI, class Scalar, int N>
 void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceHalves<Scalar>& K,
                     Matrix6<Scalar>& SK, bool to_parent) noexcept {
-  const int vk = model.v_offset(k), nk = oscm_width<NI>(model, k);
+  const int vk = model.v_offset(k), nk = joint_width<NI>(model, k);
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[k];
   for (int r = 0; r < nk; ++r)
     for (int c = 0; c < 6; ++c)
@@ -178,7 +166,7 @@ template <int NI, class Scalar, int N>
 void oscm_add_joint_term(const Model<Scalar, N>& model, const OperationalFrames<Scalar>& frames, int k,
                          const Matrix6<Scalar>& SKa, const Matrix6<Scalar>& SKb, Matrix6<Scalar>& B) noexcept {
   const PivotMatrix<Scalar>& Dinv = frames.Dinv[static_cast<std::size_t>(k)];
-  const int nk = oscm_width<NI>(model, k);
+  const int nk = joint_width<NI>(model, k);
   Scalar Dinv_rb[6][6];  // D_k⁻¹ r_b (n_k×6, by row)
   for (int a = 0; a < nk; ++a)
     for (int c = 0; c < 6; ++c) {

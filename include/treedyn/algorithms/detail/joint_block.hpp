@@ -2,10 +2,13 @@
 // general multi-DoF joint.
 //
 // A joint's quantities with one column per DoF (S_i, U_i, U_i D_i⁻¹, a row block of a joint-space matrix)
-// are 6×n_i with n_i ≤ 6. A step written once as a template on NI runs either with NI = 1 (fixed-size
-// 6-vectors: what almost every robot joint is, and what the compiler unrolls) or NI = Dynamic (2…6 columns
-// stored inline, no heap). with_joint_width(n_i, step) picks the instantiation at run time, so callers
-// never spell out the branch. Nothing here allocates.
+// are 6×n_i with n_i ≤ 6. A step written once as a template on NI runs either with NI = 1 (a width known
+// at compile time: what almost every robot joint is, and what the compiler unrolls) or NI = Dynamic (2…6
+// columns, n_i read at run time, stored inline, no heap). with_joint_width(n_i, step) picks the
+// instantiation at run time, so callers never spell out the branch, and joint_width<NI>(model, i) is the
+// n_i the step then loops over (the steps written on coefficients, oscm.hpp's, read only that);
+// JointColumns is body i's joint as a step on Eigen blocks sees it (minverse_aba.hpp's). Nothing here
+// allocates.
 //
 // Joint kinds. A step that can do better for one joint type than through S_i is overloaded on a kind tag,
 // and with_joint_kind(joint, step) picks the overload once per body. The one special kind is the free
@@ -24,27 +27,27 @@
 
 namespace treedyn::detail {
 
-/// Fixed-maximum-size types for a joint with NI DoFs (NI = 1, or Eigen::Dynamic for 2 … 6).
-template <class Scalar, int NI>
-struct JointBlock {
-  static constexpr int max = (NI == Eigen::Dynamic ? 6 : NI);
-  using Subspace = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, max>;  ///< S_i, U_i, U_i D_i⁻¹ (6×n_i)
-  using Vector = Eigen::Matrix<Scalar, NI, 1, Eigen::ColMajor, max, 1>;   ///< n_i entries (a row-block column)
-  using Square = Eigen::Matrix<Scalar, NI, NI, Eigen::ColMajor, max, max>;  ///< n_i×n_i (D_i⁻¹ and its kin)
-  using Rows = Eigen::Matrix<Scalar, NI, 6, Eigen::RowMajor, max, 6>;       ///< n_i×6 (S_iᵀ K)
-};
+/// Body i's n_i as a step of width NI sees it: NI when fixed, else read from S_i at run time.
+template <int NI, class Model>
+int joint_width(const Model& model, int i) noexcept {
+  if constexpr (NI == Eigen::Dynamic) {
+    return static_cast<int>(model.motion_subspaces()[i].cols());
+  } else {
+    static_cast<void>(model);
+    static_cast<void>(i);
+    return NI;
+  }
+}
 
 /// Body i's joint as a step of width NI sees it: its first DoF vi, its n_i, its parent and S_i.
 template <class Scalar, int NI>
 struct JointColumns {
-  using Subspace = typename JointBlock<Scalar, NI>::Subspace;
+  /// S_i, U_i, U_i D_i⁻¹ (6×n_i, at most 6 columns stored inline)
+  using Subspace = Eigen::Matrix<Scalar, 6, NI, Eigen::ColMajor, 6, (NI == Eigen::Dynamic ? 6 : NI)>;
 
   template <class Model>
   JointColumns(const Model& model, int i) noexcept
-      : vi(model.v_offset(i)),
-        ni(static_cast<int>(model.motion_subspaces()[i].cols())),
-        parent(model.parent(i)),
-        S(model.motion_subspaces()[i]) {}
+      : vi(model.v_offset(i)), ni(joint_width<NI>(model, i)), parent(model.parent(i)), S(model.motion_subspaces()[i]) {}
 
   /// The joint's n_i columns vi(i) of a 6×n matrix (U, U D⁻¹), copied.
   template <class Derived>

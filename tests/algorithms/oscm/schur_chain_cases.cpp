@@ -1,6 +1,7 @@
 // The dense double reference of the Schur OSCM / OSIM tests, compiled once (see schur_chain_cases.hpp).
 #include "algorithms/oscm/schur_chain_cases.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 #include <Eigen/SVD>
@@ -31,6 +32,29 @@ DenseReference dense_reference(const Model<double>& model, const Transform<doubl
   Eigen::JacobiSVD<Eigen::MatrixXd> svd(J);
   svd.setThreshold(1e-9);
   ref.rank_J = static_cast<int>(svd.rank());
+  return ref;
+}
+
+SingleJointReference single_joint_reference(const Model<double>& model, const Transform<double>& placement) {
+  const Eigen::MatrixXd S = model.motion_subspace(0);
+  const Matrix6d I = model.inertia(0).matrix();
+  const Matrix6d X_E = placement.motion_matrix();
+  const Eigen::MatrixXd StIS = S.transpose() * I * S;
+  SingleJointReference ref;
+  ref.compliance = X_E * S * StIS.inverse() * S.transpose() * X_E.transpose();
+  ref.inertia_at_E = X_E.inverse().transpose() * I * X_E.inverse();
+  ref.kappa_StIS = spd_condition(StIS);
+  ref.kappa_I = spd_condition(I);
+  return ref;
+}
+
+WoodburyReference woodbury_reference(const Eigen::MatrixXd& A, const Eigen::MatrixXd& E, const Eigen::MatrixXd& R,
+                                     const Matrix6d& D) {
+  WoodburyReference ref;
+  ref.Y = A - E * D.inverse() * E.transpose();
+  ref.min_eigenvalue_Y = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(ref.Y).eigenvalues().minCoeff();
+  ref.kappa_A = spd_condition(A);
+  ref.YR = R.transpose() * ref.Y.inverse() * R;
   return ref;
 }
 

@@ -36,6 +36,27 @@ struct DenseReference {
 DenseReference dense_reference(const Model<double>& model, const Transform<double>& placement,
                                const Eigen::VectorXd& q);
 
+/// The one-body chain's closed forms, in double: Λ⁻¹ = X_E S (SᵀIS)⁻¹ Sᵀ X_Eᵀ (S constant in body
+/// coordinates: no kinematics enters it), κ(SᵀIS), and for a free body Λ = X_E⁻ᵀ I X_E⁻¹ (its inertia at E)
+/// with κ(I).
+struct SingleJointReference {
+  Matrix6d compliance, inertia_at_E;
+  double kappa_StIS = 0.0, kappa_I = 0.0;
+};
+
+SingleJointReference single_joint_reference(const Model<double>& model, const Transform<double>& placement);
+
+/// Fijany's 𝒴 = 𝒜 − ℰ𝒟⁻¹ℰᵀ formed densely in double from the operators, its smallest eigenvalue, κ(𝒜)
+/// and ℛᵀ𝒴⁻¹ℛ (the term whose sign the OSIM's Woodbury form is about).
+struct WoodburyReference {
+  Eigen::MatrixXd Y;
+  double min_eigenvalue_Y = 0.0, kappa_A = 0.0;
+  Matrix6d YR;
+};
+
+WoodburyReference woodbury_reference(const Eigen::MatrixXd& A, const Eigen::MatrixXd& E, const Eigen::MatrixXd& R,
+                                     const Matrix6d& D);
+
 /// One chain case: the model in double (for the reference) and in T, the frame on its tip.
 template <class T>
 struct ChainCase {

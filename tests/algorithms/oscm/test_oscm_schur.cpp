@@ -71,19 +71,15 @@ TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)
       const ChainCase<T> c = chain_case<T>("single joint", 1, seed++, {type}, offset);
       INFO(c.name << ", joint type " << static_cast<int>(type) << ", offset " << offset);
       const OperationalFrames<T> frames = tip_frame(c.model, c.placement);
-      Data<double> data_d(c.model_d);
       const Eigen::VectorXd q = random_state(c.model_d, seed).q;
-      // S is constant in body coordinates: no kinematics enters the compliance.
-      const Eigen::MatrixXd S = c.model_d.motion_subspace(0);
-      const Matrix6d I = c.model_d.inertia(0).matrix();
-      const Matrix6d X_E = c.placement.motion_matrix();
-      const Eigen::MatrixXd StIS = S.transpose() * I * S;
-      const Matrix6d compliance = X_E * S * StIS.inverse() * S.transpose() * X_E.transpose();
+      // the closed forms, in double (schur_chain_cases.cpp)
+      const SingleJointReference ref = single_joint_reference(c.model_d, c.placement);
+      const Matrix6d& compliance = ref.compliance;
       Data<T> data(c.model);
       OscmSchurWorkspace<T> ws(c.model, frames);
       const Matrix6<T> Lambda_inv = oscm_schur(c.model, data, ws, q.template cast<T>());
       REQUIRE(ws.status.ok());
-      const double tol = 64.0 * 7 * eps<T>() * spd_condition(StIS) * compliance.norm();
+      const double tol = 64.0 * 7 * eps<T>() * ref.kappa_StIS * compliance.norm();
       CHECK((Lambda_inv.template cast<double>() - compliance).norm() <= tol);
       const Matrix6<T> Lambda = osim_schur(c.model, data, ws, q.template cast<T>());
       if (type != JointType::free_flyer) {  // 𝒴 = W₁ᵀ X₁ I₀⁻¹ X₁ᵀ W₁ = 0 on the fixed base: Λ does not exist
@@ -91,8 +87,8 @@ TEMPLATE_TEST_CASE("N = 1: Λ⁻¹ is the single-joint compliance X_E S (SᵀIS)
         CHECK(all_nan(Lambda));
       } else {  // a free body: Λ is its own inertia at E, Λ = 𝒮, and Λ⁻¹ = 𝒟
         REQUIRE(ws.status.ok());
-        const Matrix6d inertia_at_E = X_E.inverse().transpose() * I * X_E.inverse();
-        CHECK((Lambda.template cast<double>() - inertia_at_E).norm() <= tol * spd_condition(I) * inertia_at_E.norm());
+        const Matrix6d& inertia_at_E = ref.inertia_at_E;
+        CHECK((Lambda.template cast<double>() - inertia_at_E).norm() <= tol * ref.kappa_I * inertia_at_E.norm());
       }
     }
   }

@@ -35,13 +35,13 @@ TEMPLATE_TEST_CASE("the sign of Λ = 𝒮 ± ℛᵀ𝒴⁻¹ℛ: '+' holds, the 
     E.bottomRows(w) = ws.E_N.template cast<double>();
     R.bottomRows(w) = ws.R_N.template cast<double>();
     const Matrix6d D = ws.D.template cast<double>(), S = ws.S.template cast<double>();
-    const Eigen::MatrixXd Y = A - E * D.inverse() * E.transpose();
+    const WoodburyReference woodbury = woodbury_reference(A, E, R, D);  // in double (schur_chain_cases.cpp)
+    const Eigen::MatrixXd& Y = woodbury.Y;
     CHECK((Y - A).topRows(tip_row).norm() == 0.0);  // 𝒴 differs from 𝒜 only in the tip block
     CHECK((Y - A).leftCols(tip_row).norm() == 0.0);
-    const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Y).eigenvalues();
-    const double kappa = spd_condition(A) * ref.kappa_H;
-    CHECK(eig.minCoeff() > 0.0);  // 𝒴 is positive (semi)definite
-    const Matrix6d YR = R.transpose() * Y.inverse() * R;
+    const double kappa = woodbury.kappa_A * ref.kappa_H;
+    CHECK(woodbury.min_eigenvalue_Y > 0.0);  // 𝒴 is positive (semi)definite
+    const Matrix6d& YR = woodbury.YR;
     const Matrix6d Lambda_ref = ref.Lambda_inv.inverse();
     const double tol = 64.0 * (nw + 1) * eps<T>() * kappa * spd_condition(ref.Lambda_inv) * Lambda_ref.norm();
     CHECK((S + YR - Lambda_ref).norm() <= tol);                  // Woodbury on Eq. 39: "+"

@@ -1,9 +1,9 @@
-// treedyn::urdf::build_model's input: a path or the text itself, in float and long double, and every bad
-// input rejected with a message naming the file and the element.
+// treedyn::urdf::build_model's input: every bad input rejected with a message naming the file and the
+// element (a path or the text itself, and the loader in float and long double: test_urdf_float.cpp and
+// test_urdf_long_double.cpp).
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "urdf/urdf_test_support.hpp"
@@ -11,7 +11,6 @@
 using Catch::Matchers::Contains;
 using namespace urdf_test;
 using treedyn::Model;
-using treedyn::urdf::build_model;  // build_model<float>, build_model<long double>; urdf_test::build_model is <double>
 using treedyn::urdf::Options;
 
 namespace {
@@ -26,29 +25,7 @@ Options strict(bool floating_base = false) {
   return o;
 }
 
-/// A path in the build tree's temporary directory holding `text`.
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = std::string(TREEDYN_URDF_TEST_DIR) + "/../../build-urdf-tmp-" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
 }  // namespace
-
-TEST_CASE("urdf: path or text, float and long double", "[urdf]") {
-  const std::string xml = robot(link("a") + link("b") + joint("j", "continuous", "a", "b", "0 0 1", "0 0 0", "<axis xyz=\"0 0 1\"/>"));
-  const std::string path = write_temp("path_or_text.urdf", xml);
-  const Model<double> from_text = build_model(xml);
-  const Model<double> from_path = build_model(path);
-  std::remove(path.c_str());
-  CHECK(from_path.nbodies() == 1);
-  CHECK(from_path.inertia(0).matrix() == from_text.inertia(0).matrix());
-  CHECK(from_path.tree_transform(0).motion_matrix() == from_text.tree_transform(0).motion_matrix());
-  const Model<float> single = build_model<float>(xml);
-  CHECK(single.inertia(0).m == 1.5f);
-  const Model<long double> wide = build_model<long double>(xml);
-  CHECK(wide.inertia(0).m == 1.5L);
-}
 
 TEST_CASE("urdf: every bad input is rejected, naming the file and the element", "[urdf][errors]") {
   const std::string ab = link("a") + link("b");
@@ -122,9 +99,7 @@ TEST_CASE("urdf: every bad input is rejected, naming the file and the element", 
                       Contains("<string>: urdfdom: Unable to parse component [inf]") && Contains("origin element for joint [j]"));
     CHECK_THROWS_WITH(build_model(robot(ab + joint("j", "continuous", "a", "b", "0 0 0", "0 0 0", "<axis xyz=\"1e999 0 0\"/>"))),
                       Contains("<string>: urdfdom: Malformed axis element for joint [j]") && Contains("[1e999]"));
-    // finite in double, infinite in float
-    CHECK_THROWS_WITH(build_model<float>(robot(link("a", "1e300") + link("b") + joint("j", "continuous", "a", "b"))),
-                      Contains("<string>: link 'a': a non-finite number in <inertial>"));
+    // finite in double, infinite in float: test_urdf_float.cpp
   }
   SECTION("unsupported features are rejected, not dropped") {
     CHECK_THROWS_WITH(build_model(robot(ab + link("c") + joint("j1", "continuous", "a", "b") +

@@ -1,6 +1,7 @@
 // Helpers for the URDF tests: URDF text assembled from small pieces, dense comparisons, random states.
 #pragma once
 
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -46,6 +47,13 @@ inline std::string test_file(const std::string& name) {
 }
 
 inline std::string read_text(const std::string& path) { return treedyn::urdf::detail::read_file(path); }
+
+/// A path in the build tree's temporary directory holding `text`.
+inline std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = std::string(TREEDYN_URDF_TEST_DIR) + "/../../build-urdf-tmp-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
 
 /// The text with the first `from` replaced by `to`; throws when there is no `from` (the test is wrong).
 inline std::string replaced(std::string text, const std::string& from, const std::string& to) {

@@ -146,32 +146,54 @@ inline void gather_update(Scalar* row, int len, const Scalar* v, const int* end,
   }
 }
 
+/// One chunk of G8's update: row_j[m] −= row_i_t[m] · a for m < N, as one fixed-size Eigen expression.
+template <int N, class Scalar>
+inline void push_chunk(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, Scalar a) noexcept {
+  using Chunk = Eigen::Array<Scalar, N, 1>;
+  Eigen::Map<Chunk>(row_j) -= a * Eigen::Map<const Chunk>(row_i_t);
+}
+
+/// The first m < 2N entries of G8's update, N, N/2, …, 1 at a time from the end: entry m − 1 first.
+template <int N, class Scalar>
+inline void push_head(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int m,
+                      Scalar a) noexcept {
+  if constexpr (N == 1) {
+    if (m == 1) row_j[0] -= row_i_t[0] * a;
+  } else {
+    if (m >= N) {
+      m -= N;
+      push_chunk<N>(row_j + m, row_i_t + m, a);
+    }
+    push_head<N / 2>(row_j, row_i_t, m, a);
+  }
+}
+
 /// G8's update row_j[m] −= row_i_t[m] · a, m < len. Row j is a strict ancestor of row i, and packed rows
-/// do not overlap, so the two pointers are declared disjoint: the loop then vectorises without the
-/// run-time overlap check that otherwise precedes every short row (measured in the README's benchmark
-/// section). A float row shorter than 16 entries goes in chunks of four (one SSE packet of Eigen's each)
-/// and a remainder of at most three: GCC 12 vectorises the plain loop with 16- and 8-lane vectors, which
-/// left most of such a row to the scalar remainder, and the float factor of a bushy tree (rows of a few
-/// entries) ran slower than the double one (measured in the README's benchmark section). Double rows,
-/// whose remainder is at most three, and long float rows keep the plain loop.
+/// do not overlap, so the two pointers are declared disjoint.
+///
+/// The chunks are counted from the end of the row, where the root's column is: whole chunks of `wide`
+/// entries, then at most one chunk of each of wide/2, wide/4, …, 1 entries. Every push into row i covers
+/// the whole row, so row i is always written in the chunks of its own length d_i; when row i is later read
+/// at offset t (its own pushes, length d_i − t, counted from the same end), each chunk read lies inside one
+/// chunk written, because the pieces of a shorter length nest in those of a longer one (the binary digits
+/// of the remainder), and a load inside an earlier store can be forwarded from it. Counted from the start of
+/// each row, as GCC's own vectorised loop and an earlier form of this one did, the reads straddle two
+/// stores. That is the likely reason, not a counted one (no hardware counters were available); what was
+/// measured is the effect, in the README's benchmark section: the factor of bushy trees and of short chains
+/// faster in both scalars, and long double chains about level. The widths (16 floats,
+/// 4 doubles, whatever the length) were the best of those measured; other scalars keep the plain loop. Each
+/// entry still receives one multiply-subtract, so the results do not depend on the chunking.
 template <class Scalar>
 inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int len,
                         Scalar a) noexcept {
-  if constexpr (std::is_same_v<Scalar, float>) {
-    if (len < 16) {
-      using Four = Eigen::Array<Scalar, 4, 1>;
-      int m = 0;
-      for (; m + 4 <= len; m += 4) Eigen::Map<Four>(row_j + m) -= a * Eigen::Map<const Four>(row_i_t + m);
-      switch (len - m) {
-        case 3: row_j[m + 2] -= row_i_t[m + 2] * a; [[fallthrough]];
-        case 2: row_j[m + 1] -= row_i_t[m + 1] * a; [[fallthrough]];
-        case 1: row_j[m] -= row_i_t[m] * a; [[fallthrough]];
-        default: break;
-      }
-      return;
-    }
+  if constexpr (std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>) {
+    constexpr int wide = std::is_same_v<Scalar, float> ? 16 : 4;
+    int m = len;
+    for (; m >= wide; m -= wide) push_chunk<wide>(row_j + m - wide, row_i_t + m - wide, a);
+    push_head<wide / 2>(row_j, row_i_t, m, a);
+  } else {
+    for (int m = 0; m < len; ++m) row_j[m] -= row_i_t[m] * a;
   }
-  for (int m = 0; m < len; ++m) row_j[m] -= row_i_t[m] * a;
 }
 
 /// P4's gathered sum x_i − Σ_t v[t] x[column(t)] over packed entries t = first … end − 1 (row i's strict

@@ -43,6 +43,31 @@ TEMPLATE_TEST_CASE("aba and modified_aba equal forward_dynamics_crba and invert 
 }
 
 #if TREEDYN_TEST_UNTEMPLATED
+TEST_CASE("aba's inward order (deepest first) gives the plain sweep's numbers to the bit", "[aba]") {
+  // Each parent receives its children's terms in the same order either way (Model::inward_order), so the
+  // sums, and everything after them, are bit for bit those of the sweep i = n−1, …, 0 run step by step here.
+  for (auto& c : robot_cases<double>(20)) {
+    INFO(c.name);
+    const Model<double>& model = c.model;
+    Data<double> data(model), plain(model);
+    const State<double> s = random_state(model, 7100u);
+    const Eigen::VectorXd tau = Eigen::VectorXd::LinSpaced(model.nv(), -1.0, 1.0);
+    const Eigen::VectorXd qdd = aba(model, data, s.q, s.qd, tau);
+    REQUIRE(data.aba_status.ok());
+    REQUIRE(detail::aba_outward_pass(model, plain, s.q, s.qd, detail::NoExternalForces<double>{}));
+    for (int i = model.nbodies() - 1; i >= 0; --i)
+      detail::with_joint_kind<true>(model.joint(i), [&](auto kind) {
+        REQUIRE(detail::aba_inward_step(model, plain, tau, i, kind));
+      });
+    detail::aba_accelerations(model, plain, detail::ByJointKind<true>{});
+    for (int i = 0; i < model.nbodies(); ++i) {
+      CHECK(data.IA[i].M == plain.IA[i].M);
+      CHECK(data.pA[i] == plain.pA[i]);
+    }
+    CHECK(qdd == plain.qdd);
+  }
+}
+
 TEST_CASE("a massless tip: aba reports the body whose pivot fails and q̈ is NaN", "[aba][status]") {
   ModelBuilder<double> builder;
   const auto link = RigidInertia<double>::from_mass_com_inertia(

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -163,6 +164,37 @@ TEST_CASE("depths and subtree sizes of Tree 1", "[topology][parent_array]") {
   CHECK(treedyn::depths(f) == treedyn::depths(tree1()));
   CHECK(treedyn::subtree_sizes(a) == treedyn::subtree_sizes(tree1()));
   CHECK(treedyn::subtree_sizes(e) == treedyn::subtree_sizes(tree1()));
+}
+
+TEST_CASE("inward_order: deepest first, every node after its children, siblings by decreasing index",
+          "[topology][parent_array]") {
+  // Tree 1 is numbered by levels: its inward order is the plain sweep 6, …, 0
+  CHECK(treedyn::inward_order(tree1()) == std::vector<int>{6, 5, 4, 3, 2, 1, 0});
+  // two chains of two below a root, numbered depth first: the chains' nodes alternate
+  CHECK(treedyn::inward_order(ParentArray{-1, 0, 1, 0, 3}) == std::vector<int>{4, 2, 3, 1, 0});
+  // a forest: depths (1, 1, 2, 2, 3, 1)
+  CHECK(treedyn::inward_order(ParentArray{-1, -1, 1, 0, 2, -1}) == std::vector<int>{4, 3, 2, 5, 1, 0});
+  CHECK(treedyn::inward_order(ParentArray{}).empty());
+  CHECK_THROWS_WITH(treedyn::inward_order(ParentArray{-1, 3}), Catch::Contains("entry 1 has parent 3"));
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const ParentArray lambda = treedyn::topologies::random_tree(200, seed);
+    const std::vector<int> order = treedyn::inward_order(lambda), d = treedyn::depths(lambda);
+    INFO("random tree seed " << seed);
+    REQUIRE(order.size() == lambda.size());
+    std::vector<int> position(order.size(), -1);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::size_t i = static_cast<std::size_t>(order[k]);
+      REQUIRE(position[i] == -1);  // a permutation
+      position[i] = static_cast<int>(k);
+      if (k > 0) REQUIRE(d[i] <= d[static_cast<std::size_t>(order[k - 1])]);
+    }
+    for (std::size_t i = 0; i < lambda.size(); ++i) {
+      if (lambda[i] == treedyn::no_parent) continue;
+      CHECK(position[i] < position[static_cast<std::size_t>(lambda[i])]);  // child before parent
+      for (std::size_t j = i + 1; j < lambda.size(); ++j)                    // a later sibling comes first
+        if (lambda[j] == lambda[i]) CHECK(position[j] < position[i]);
+    }
+  }
 }
 
 TEST_CASE("is_ancestor on Tree 1", "[topology][parent_array]") {

@@ -24,6 +24,8 @@
 // v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and data.qdd (returned). A joint pivot D_i that is not
 // positive definite stops pass 2: data.aba_status names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
 // The pieces below are shared with modified_aba.hpp, which differs only in how D_i is formed.
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
@@ -40,7 +42,7 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
   constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
   if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // A1–A4
     return detail::aba_fail(data, data.config_status);
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                // A5
+  for (const int i : model.inward_order()) {                                      // A5
     bool pivot_ok = true;
     detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // A6–A9
       pivot_ok = detail::aba_inward_step(model, data, tau, i, kind);

@@ -49,6 +49,8 @@
 // orthonormal in the scalar they were built in, and Model::cast re-orthonormalises them when it widens
 // (a Model<long double> cast from Model<double> would otherwise carry 1e-16 non-orthogonality, and H
 // would disagree with RNEA's transforms at that level).
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
@@ -87,7 +89,7 @@ const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, 
     }
   }
   const auto& mu = model.dof_parents();
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                  // C2
+  for (const int i : model.inward_order()) {                                        // C2
     const int vi = model.v_offset(i), ni = static_cast<int>(model.motion_subspaces()[i].cols());
     const RigidInertia<Scalar>& Ic = data.IC[i];
     for (int k = vi; k < vi + ni; ++k) {                                            // DoF k: column k of S_i^r

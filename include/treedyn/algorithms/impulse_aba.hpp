@@ -14,6 +14,8 @@
 // impulses refer to (not checked beyond the model id). p is indexed by body (p[i] a Force, body-i
 // coordinates); dqd has nv entries (checked). Writes data.pA, data.a (scratch) and dqd. A pivot that does not
 // factor (it factored in the ABA that formed it, so only for non-finite input) gives NaN. noexcept; never allocates.
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
@@ -28,7 +30,7 @@ void impulse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Imp
         detail::dof_vector_ok("impulse_aba", "dqd", model, dqd)))
     return;
   for (int i = 0; i < model.nbodies(); ++i) data.pA[i] = -p[i];
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                 // I1–I2
+  for (const int i : model.inward_order()) {                                       // I1–I2
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const int vi = model.v_offset(i), ni = static_cast<int>(S.cols()), parent = model.parent(i);
     Force<Scalar> pa = data.pA[i];

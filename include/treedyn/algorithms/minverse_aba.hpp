@@ -60,6 +60,8 @@
 // ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not
 // positive definite stops the backward pass: ws.status names that BODY (Index::body, as aba) and
 // ws.Minv is NaN. noexcept; never allocates.
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include <algorithm>
@@ -402,7 +404,7 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
     return detail::fill_nan(ws.Minv);
   }
   detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                   // B2
+  for (const int i : model.inward_order()) {                                         // B2
     // B3 (U_i, D_i, U_i D_i⁻¹) and B8 (reads only IA_i, U_i, U_i D_i⁻¹; writes only IA_λ(i))
     if (!detail::aba_inertia_step(model, data, i)) return detail::minverse_aba_fail(ws, i);
     detail::with_joint_width(model.motion_subspaces()[i].cols(), [&](auto width) {      // B4–B7

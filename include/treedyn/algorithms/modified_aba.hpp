@@ -22,6 +22,8 @@
 // Passes 1 and 3 are those of aba.hpp. Cost: aba plus one quadratic form per tree edge, O(N).
 // Contract, outputs and failure reporting as aba (data.aba_status names the body); data.D[i] holds the
 // accumulated pivot. noexcept; never allocates.
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
@@ -114,7 +116,7 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
       data.D[i].noalias() = S.transpose() * IS;
     }
   }
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                                // M2
+  for (const int i : model.inward_order()) {                                      // M2
     detail::aba_joint_terms(model, data, tau, i);                                 // M3
     if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i);
     if (model.parent(i) != no_parent) {                                           // M4

@@ -23,6 +23,8 @@
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
 // store-forwarding stall each): the halves form avoids those stalls with the same operations in the
 // same order, and is markedly faster in float and double (see the README's benchmark section).
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
@@ -68,7 +70,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     data.f[i].template head<3>() = I.I * aw + cross(I.h, al) + cross(w, hw) + cross(vl, hv) - fe.template head<3>();
     data.f[i].template tail<3>() = I.m * al - cross(I.h, aw) + cross(w, hv) - fe.template tail<3>();
   }
-  for (int i = model.nbodies() - 1; i >= 0; --i) {                               // R8
+  for (const int i : model.inward_order()) {                                     // R8
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
     if (S.cols() == 1)

@@ -130,6 +130,11 @@ class Model {
 
   /// Body parent array λ (one entry per body).
   [[nodiscard]] const detail::Array<int, N>& parents() const noexcept { return parent_; }
+  /// The bodies in the order of the inward (tips-to-base) passes: by decreasing depth, ties by decreasing
+  /// index (topology/parent_array.hpp, inward_order). Children come before their parent and reach it in the
+  /// same order as in the sweep i = nbodies()−1, …, 0, so every sum is the same to the bit; consecutive
+  /// bodies on different branches let the processor overlap their steps.
+  [[nodiscard]] const detail::Array<int, N>& inward_order() const noexcept { return inward_order_; }
   /// Expanded per-DoF parent array μ (docs/notation.md): the pattern of H and of its LTDL factor.
   [[nodiscard]] const detail::Array<int, N>& dof_parents() const noexcept { return dof_parent_; }
   /// Body owning each DoF.
@@ -194,6 +199,7 @@ class Model {
                                   " degrees of freedom, not " + std::to_string(M));
     Model<NewScalar, M> out;
     copy_array(parent_, out.parent_);
+    copy_array(inward_order_, out.inward_order_);
     copy_array(dof_parent_, out.dof_parent_);
     copy_array(dof_body_, out.dof_body_);
     copy_array(q_offset_, out.q_offset_);
@@ -280,7 +286,7 @@ class Model {
   }
   friend class ModelBuilder<Scalar>;
 
-  detail::Array<int, N> parent_, dof_parent_, dof_body_, q_offset_, v_offset_;
+  detail::Array<int, N> parent_, inward_order_, dof_parent_, dof_body_, q_offset_, v_offset_;
   detail::Array<Joint<Scalar>, N> joint_;
   detail::Array<MotionSubspace<Scalar>, N> S_;
   detail::Array<JointPlacement<Scalar>, N> placement_;
@@ -430,6 +436,7 @@ class ModelBuilder {
     std::vector<int> lambda(model.parent_.begin(), model.parent_.end()), dofs;
     for (const Joint<Scalar>& j : model.joint_) dofs.push_back(j.nv());
     const std::vector<int> mu = expand_parent_array(lambda, dofs);
+    for (const int i : treedyn::inward_order(lambda)) model.inward_order_.push_back(i);
     model.dof_parent_.assign(nv);
     model.dof_body_.assign(nv);
     for (int k = 0; k < nv; ++k) model.dof_parent_[k] = mu[static_cast<std::size_t>(k)];

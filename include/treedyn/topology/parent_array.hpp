@@ -20,6 +20,7 @@
 //   ancestors, path_to_root O(1) to create, O(d_i) to iterate, noexcept, never allocate.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <limits>
@@ -233,6 +234,24 @@ std::vector<int> depths(const Parents& lambda) {
     if (p != no_parent) d[static_cast<std::size_t>(i)] = d[static_cast<std::size_t>(p)] + 1;
   }
   return d;
+}
+
+/// An inward (tips-to-base) visiting order: the nodes by decreasing depth, ties by decreasing index. Every
+/// node comes after all its children, and the children of each node (all of one depth) come in decreasing
+/// index order, as in the plain sweep i = n−1, …, 0; so a pass that adds each node's contribution into its
+/// parent forms every sum in the same order with either sweep, to the bit. Where the tree branches,
+/// consecutive nodes of one depth lie on different branches: their steps do not wait on each other, and
+/// a processor executing out of order overlaps them (on a chain the order is the plain sweep). Throws
+/// std::invalid_argument if lambda is not regular. O(n log n); allocates the result only.
+template <class Parents>
+std::vector<int> inward_order(const Parents& lambda) {
+  const std::vector<int> d = depths(lambda);
+  std::vector<int> order(d.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(order.size() - 1 - k);
+  std::stable_sort(order.begin(), order.end(), [&d](int a, int b) {
+    return d[static_cast<std::size_t>(a)] > d[static_cast<std::size_t>(b)];
+  });
+  return order;
 }
 
 /// Subtree sizes |nu(i)| (Featherstone (2005) eq. 5, §5): the number of nodes in the subtree rooted at i,

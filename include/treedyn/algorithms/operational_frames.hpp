@@ -202,7 +202,8 @@ class OperationalFrames {
   std::vector<Matrix6<Scalar>> Omega;          ///< oscm: Ω_i (motion side, angular first)
   std::vector<detail::PivotMatrix<Scalar>> Dinv;  ///< oscm: D_i⁻¹ (n_i×n_i)
   std::vector<Matrix6<Scalar>> K;              ///< oscm: K_{k←b(a)} (^aX_b(a))ᵀ for frame a, ancestor k (flat;
-                                               ///< the first entry of each frame, k = b(a), is set at setup)
+                                               ///< the first entry of each frame, k = b(a), is set at setup;
+                                               ///< the others where oscm.hpp's O6 reads them)
   std::vector<Matrix6<Scalar>> SK;             ///< oscm: S_kᵀ K_{k←b(a)} (^aX_b(a))ᵀ in the first n_k rows (as K)
   std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
   MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ

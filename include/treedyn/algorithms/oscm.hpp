@@ -36,12 +36,15 @@
 // force-side one of articulated_inertia.hpp with the 3×3 blocks swapped (Π X* Π = X, Π = [0 1; 1 0]),
 // so it reuses those block formulas (about 220 multiplications, exactly symmetric).
 // Contract: frames built on this model (OperationalFrames(model), then add()). q has model.nq() entries.
-// Writes data.Xup, data.IA, data.D, data.U, data.U_Dinv, frames.Dinv, frames.Omega, frames.K, frames.SK,
+// Writes data.Xup, data.IA, data.D, data.U, data.U_Dinv, frames.Dinv, frames.Omega, frames.K and frames.SK
+// (where O6 reads them: oscm, K at the Ω nodes and SK below them; oscm_faithful, K on every path body),
 // frames.status and frames.compliance (returned): rows() × rows(), both triangles, symmetric. Λ's row
 // offset(a) + k is frame a's spatial row row_index(a, k) of its LOCAL frame ([ω; v] in frame a
 // coordinates, as frame_jacobian(…, ReferenceFrame::local)). A joint pivot D_i that is not positive
 // definite stops the kernel: frames.status names that BODY and Λ is NaN. Cost O(N + n_c·d + n_c²)
 // (d = depth of the deepest frame body). noexcept; never allocates.
+// The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
+// i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
 
 #include <array>
@@ -112,53 +115,62 @@ void oscm_omega(const Model<Scalar, N>& model, const Data<Scalar, N>& data, Oper
     for (int row = 0; row < 6; ++row) Omega(row, col) = T(row, col) - (R[row][col] + R[col][row]);
 }
 
-/// K_{k,a} as its two 3×6 halves (moment rows n, force rows f), each stored by rows. O5 carries it up a
-/// path in this form: every step is a sum of scaled 6-wide rows (the six columns side by side in vector
-/// registers), and each half is read back in the shape it was written (a 6×6 written as two 3-row halves
-/// and reloaded as whole 6-row columns would stall on every step: the loads span two narrower stores).
+/// K_{k,a} by rows (moment rows 0–2, force rows 3–5), each padded to 8 columns (the last two stay 0). O5
+/// carries it up a path in this form: every step is a sum of scaled rows, and a whole row is one or two
+/// SIMD registers (8 floats or doubles with AVX / AVX-512, 2–4 packets without), so each step is about 40
+/// vector operations where scalar code over the 6×6 entries takes 216 multiplications; each row is read
+/// back in the shape it was written (no load spans two narrower stores).
 template <class Scalar>
-struct ForceHalves {
-  using Half = Eigen::Matrix<Scalar, 3, 6, Eigen::RowMajor>;
-  Half n, f;
+struct ForceRows {
+  using Row = Eigen::Matrix<Scalar, 1, 8>;
+  Row row[6];
+
+  /// The rows of a 6×6 K (the padding 0).
+  void load(const Matrix6<Scalar>& K) noexcept {
+    for (int l = 0; l < 6; ++l) {
+      row[l].setZero();
+      for (int c = 0; c < 6; ++c) row[l](c) = K(l, c);
+    }
+  }
+  /// Writes the 6×6 K.
+  void store(Matrix6<Scalar>& K) const noexcept {
+    for (int c = 0; c < 6; ++c)
+      for (int l = 0; l < 6; ++l) K(l, c) = row[l](c);
+  }
 };
 
 /// O5 at body k: SK = S_kᵀ K (first n_k rows), and, below a parent, K ← G_k K = X_kᵀ (K − Û_k SK).
 template <int NI, class Scalar, int N>
-void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceHalves<Scalar>& K,
+void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int k, ForceRows<Scalar>& K,
                     Matrix6<Scalar>& SK, bool to_parent) noexcept {
+  using Row = typename ForceRows<Scalar>::Row;
   const int vk = model.v_offset(k), nk = joint_width<NI>(model, k);
   const MotionSubspace<Scalar>& S = model.motion_subspaces()[k];
-  for (int r = 0; r < nk; ++r)
-    for (int c = 0; c < 6; ++c)
-      SK(r, c) = (S(0, r) * K.n(0, c) + S(1, r) * K.n(1, c) + S(2, r) * K.n(2, c)) +
-                 (S(3, r) * K.f(0, c) + S(4, r) * K.f(1, c) + S(5, r) * K.f(2, c));
+  const Row* const Kr = K.row;
+  Row SKr[6];
+  for (int r = 0; r < nk; ++r) {
+    SKr[r] = (S(0, r) * Kr[0] + S(1, r) * Kr[1] + S(2, r) * Kr[2]) + (S(3, r) * Kr[3] + S(4, r) * Kr[4] + S(5, r) * Kr[5]);
+    for (int c = 0; c < 6; ++c) SK(r, c) = SKr[r](c);
+  }
   if (!to_parent) return;
-  for (int l = 0; l < 3; ++l)  // K −= Û_k SK
-    for (int c = 0; c < 6; ++c) {
-      Scalar un(0), uf(0);
-      for (int r = 0; r < nk; ++r) {
-        un += data.U_Dinv(l, vk + r) * SK(r, c);
-        uf += data.U_Dinv(3 + l, vk + r) * SK(r, c);
-      }
-      K.n(l, c) -= un;
-      K.f(l, c) -= uf;
-    }
+  for (int l = 0; l < 6; ++l) {  // K −= Û_k SK
+    Row u = data.U_Dinv(l, vk) * SKr[0];
+    for (int r = 1; r < nk; ++r) u += data.U_Dinv(l, vk + r) * SKr[r];
+    K.row[l] -= u;
+  }
   // X_kᵀ [n; f] = [Eᵀn + r × Eᵀf; Eᵀf] on all six columns at once
   const Transform<Scalar>& X = data.Xup[k];
   const Matrix3<Scalar>& E = X.E;
   const Vector3<Scalar>& r = X.r;
-  typename ForceHalves<Scalar>::Half Etn, Etf;
-  for (int l = 0; l < 3; ++l)
-    for (int c = 0; c < 6; ++c) {
-      Etn(l, c) = E(0, l) * K.n(0, c) + E(1, l) * K.n(1, c) + E(2, l) * K.n(2, c);
-      Etf(l, c) = E(0, l) * K.f(0, c) + E(1, l) * K.f(1, c) + E(2, l) * K.f(2, c);
-    }
-  for (int c = 0; c < 6; ++c) {
-    K.n(0, c) = Etn(0, c) + (r(1) * Etf(2, c) - r(2) * Etf(1, c));
-    K.n(1, c) = Etn(1, c) + (r(2) * Etf(0, c) - r(0) * Etf(2, c));
-    K.n(2, c) = Etn(2, c) + (r(0) * Etf(1, c) - r(1) * Etf(0, c));
+  Row Etn[3], Etf[3];
+  for (int l = 0; l < 3; ++l) {
+    Etn[l] = E(0, l) * Kr[0] + E(1, l) * Kr[1] + E(2, l) * Kr[2];
+    Etf[l] = E(0, l) * Kr[3] + E(1, l) * Kr[4] + E(2, l) * Kr[5];
   }
-  K.f = Etf;
+  K.row[0] = Etn[0] + (r(1) * Etf[2] - r(2) * Etf[1]);
+  K.row[1] = Etn[1] + (r(2) * Etf[0] - r(0) * Etf[2]);
+  K.row[2] = Etn[2] + (r(0) * Etf[1] - r(1) * Etf[0]);
+  for (int l = 0; l < 3; ++l) K.row[3 + l] = Etf[l];
 }
 
 /// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
@@ -220,7 +232,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
   if (!aba_inertia_outward_pass(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
-  for (int i = model.nbodies() - 1; i >= 0; --i)                                     // O2–O3, D_i⁻¹ kept
+  for (const int i : model.inward_order())                                          // O2–O3, D_i⁻¹ kept
     if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
       return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
   frames.status = FactorStatus::success();
@@ -238,15 +250,17 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
   for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
-    ForceHalves<Scalar> K{frames.K[slot].template topRows<3>(), frames.K[slot].template bottomRows<3>()};
+    ForceRows<Scalar> K;
+    K.load(frames.K[slot]);
     for (int k = frames.body(a); k != no_parent; k = model.parent(k), ++slot) {
-      const bool to_parent = model.parent(k) != no_parent;
+      const int p = model.parent(k);
+      // O6 reads SK only below an Ω node (reduced), K only at an Ω node; a root needs no K above it
+      if (p == no_parent && omega_node[static_cast<std::size_t>(k)]) break;
       with_joint_width(model.motion_subspaces()[k].cols(), [&](auto width) {
-        oscm_propagate<decltype(width)::value>(model, data, k, K, frames.SK[slot], to_parent);
+        oscm_propagate<decltype(width)::value>(model, data, k, K, frames.SK[slot], p != no_parent);
       });
-      if (!to_parent) continue;
-      frames.K[slot + 1].template topRows<3>() = K.n;
-      frames.K[slot + 1].template bottomRows<3>() = K.f;
+      if (p == no_parent || !omega_node[static_cast<std::size_t>(p)]) continue;
+      K.store(frames.K[slot + 1]);
     }
   }
   for (int a2 = 0; a2 < frames.size(); ++a2) {                                       // O6

@@ -34,7 +34,9 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -174,15 +176,26 @@ class BatchRunner {
   /// threads ≤ 0: std::thread::hardware_concurrency() (1 if unknown). Starts threads − 1 workers and
   /// builds one Data per thread. `model` must outlive the runner.
   explicit BatchRunner(const ModelType& model, int threads = 0)
-      : model_(&model), team_(resolve(threads)), slots_(static_cast<std::size_t>(team_.size())) {
-    data_.reserve(static_cast<std::size_t>(team_.size()));
-    for (int t = 0; t < team_.size(); ++t) data_.push_back(PerThread{DataType(model)});
+      : model_(&model), team_(resolve(threads)), slots_(static_cast<std::size_t>(team_.size())),
+        data_(static_cast<std::size_t>(team_.size())) {
+    // Each thread builds its own Data (PerThread); an allocation failure there is rethrown here.
+    std::vector<std::exception_ptr> failed(data_.size());
+    auto build = [&](int t) {
+      try {
+        data_[static_cast<std::size_t>(t)].data.emplace(model);
+      } catch (...) {
+        failed[static_cast<std::size_t>(t)] = std::current_exception();
+      }
+    };
+    team_.run(build);
+    for (const std::exception_ptr& e : failed)
+      if (e) std::rethrow_exception(e);
   }
 
   [[nodiscard]] int threads() const noexcept { return team_.size(); }
   [[nodiscard]] const ModelType& model() const noexcept { return *model_; }
   /// Thread t's Data (t = 0 is the calling thread's), e.g. to read a by-product after a call.
-  [[nodiscard]] DataType& data(int t) noexcept { return data_[static_cast<std::size_t>(t)].data; }
+  [[nodiscard]] DataType& data(int t) noexcept { return *data_[static_cast<std::size_t>(t)].data; }
 
   /// f(model, data, k) — or f(model, data, k, t), t the thread — for k = 0..n−1 over the threads. f may
   /// return a FactorStatus (a failure is then counted), or nothing. noexcept: f must not throw.
@@ -194,7 +207,7 @@ class BatchRunner {
     auto job = [&](int t) {
       detail::BatchSlot& slot = slots_[static_cast<std::size_t>(t)];
       slot = detail::BatchSlot{};
-      DataType& data = data_[static_cast<std::size_t>(t)].data;
+      DataType& data = *data_[static_cast<std::size_t>(t)].data;
       const BatchRange r = batch_range(n, T, t);
       for (int k = r.begin; k < r.end; ++k) {
         if constexpr (std::is_same_v<decltype(call(f, data, k, t)), FactorStatus>) {
@@ -322,9 +335,14 @@ class BatchRunner {
     return s;
   }
 
-  /// A thread's Data on cache lines of its own (the kernels write status fields inside the Data object).
+  /// A thread's Data on cache lines of its own: the object (the kernels write status fields inside it) on
+  /// lines aligned for it, and its arrays allocated by the thread that uses them (built there by the
+  /// constructor). glibc's malloc serves each thread from an arena of its own, so no cache line holds the
+  /// end of one thread's array and the start of another's: built in turn on one thread, the Data of
+  /// neighbouring threads were packed into one heap, and where an array's end met the next thread's, the
+  /// two threads' writes bounced that line between the cores on every state.
   struct alignas(64) PerThread {
-    DataType data;
+    std::optional<DataType> data;
   };
 
   const ModelType* model_;

@@ -16,6 +16,8 @@ void require_minverse_ltdl_aba_allocation_free(const Model<T, N>& model, Data<T,
   const Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, (N == Dynamic ? Dynamic : 2 * N), 1> q = q_dyn;
   crba(model, data, q);
   MatrixN<T, N> dense_factor = dense_H(model, data), inverse = dense_factor;
+  if constexpr (N != Dynamic)  // with a fixed N the workspace holds fixed-size blocks: building it allocates nothing
+    CHECK(allocations_in([&] { const MinverseAbaWorkspace<T, N> built(model); }) == 0);
   MinverseAbaWorkspace<T, N> ws(model);
   MinverseLtdlWorkspace<T, N> ws_ltdl(model);
   REQUIRE(ltdl(dense_factor, model.dof_parents()).ok());

@@ -24,7 +24,10 @@
 // Sparsity (what makes it O(n²)). F_i is nonzero only in the columns of ν(i), the DoFs of i's subtree;
 // with regular numbering they all lie in [vi(i), e_i), e_i = one past the subtree's last DoF (exactly
 // ν(i)'s columns when bodies are numbered depth first), so B1's zeroing and B4–B7 touch only those
-// columns and B4 leaves Minv[vi(i), e_i …] = 0. The forward pass computes only the columns ≥ vi(i) — the
+// columns and B4 leaves Minv[vi(i), e_i …] = 0. Where the children's ranges [vi(c), e_c) are disjoint
+// and fill [vi(i) + n_i, e_i) (every body of a depth-first numbering, and a body whose one child is
+// numbered next), B7 assigns each child's rows and B1 zeroes nothing; elsewhere F_i is zeroed on that
+// range and B7 accumulates (MinverseAbaWorkspace::children_tile, found once with the workspace). The forward pass computes only the columns ≥ vi(i) — the
 // upper triangle in Pinocchio's terms — and P_i is needed by the children only there. F_i is dead once
 // body i's backward step is done, so P_i reuses its storage. Cost: about (12·n_i + 27)·(e_i − vi(i))
 // multiply-adds per body backward and (12·n_i + 27)·(n − vi(i)) forward, plus the O(N) ABA: O(n²) on
@@ -40,12 +43,14 @@
 // transforms are the ABA's; only the order of the products differs from a per-column form. Each of those
 // block products is one loop over the block's rows per output column (minverse_aba_columns_times), so the
 // short dynamic columns vectorise in float as in double. For a 1-DoF joint below a parent (almost every
-// body of a robot), B7 and B12 are each fused into one loop over the rows that writes every output entry
-// once (minverse_aba_parent_force_columns, minverse_aba_child_motion_columns): the same operations in the
-// same order, the intermediate rank-1 block kept in registers, each column a pointer of its own.
+// body of a robot), B7, and B11 with B12, are each fused into one loop over the rows that reads every
+// input entry and writes every output entry once (minverse_aba_parent_force_columns,
+// minverse_aba_child_motion_columns): the same operations in the same order, the intermediate rank-1
+// block kept in registers, each column a pointer of its own. For a free joint (S_i = 1₆: the floating
+// base) B4 and B12's products with S_i are copies.
 // Storage of the triangle. Row block vi(i) restricted to the columns ≥ vi(i) is kept transposed, as
 // column block vi(i) of the LOWER triangle (contiguous in Eigen's column-major storage); at the end the
-// lower triangle is mirrored into the upper one, so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
+// lower triangle is mirrored into the upper one (in 8×8 tiles), so ws.Minv holds the FULL symmetric H⁻¹ (Pinocchio's
 // computeMinverse returns only the upper triangle; here both are filled).
 // Fixes against the sources: spatial_v2_extended's Hinverse.m adds inv(D{i}) at the scalar index i
 // (wrong for multi-DoF joints); B5 adds D_i⁻¹ to the n_i×n_i diagonal block vi(i). P_i is formed only
@@ -54,10 +59,11 @@
 // bias terms vanish, so they are not formed): detail/articulated_body.hpp's aba_inertia_outward_pass (X_i,
 // IA_i = I_i) and aba_inertia_step (B3's U_i, D_i, the pivot check and U_i D_i⁻¹, and B8, with the free
 // and 1-DoF joints' own steps); D_i⁻¹ on a row block is joint_pivot.hpp's small Cholesky
-// (factor_joint_pivot, then solve_joint_pivot's steps run on whole columns of the block).
+// (factor_joint_pivot, then solve_joint_pivot's steps on each row of the block, the loop over the rows
+// vectorised).
 // Contract: q has model.nq() entries; gravity and velocities play no part (H does not depend on them).
 // Writes data.Xup, IA, D, U, U_Dinv and the workspace
-// ws (MinverseAbaWorkspace: F, subtree_end, status and Minv, returned). A joint pivot D_i that is not
+// ws (MinverseAbaWorkspace: F, status and Minv, returned). A joint pivot D_i that is not
 // positive definite stops the backward pass: ws.status names that BODY (Index::body, as aba) and
 // ws.Minv is NaN. noexcept; never allocates.
 // The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
@@ -67,7 +73,6 @@
 #include <algorithm>
 #include <limits>
 #include <type_traits>
-#include <vector>
 
 #include "treedyn/algorithms/detail/articulated_body.hpp"
 #include "treedyn/algorithms/detail/joint_block.hpp"
@@ -86,8 +91,23 @@ struct MinverseAbaWorkspace {
       : Minv(MatrixN<Scalar, N>::Zero(model.nv(), model.nv())),
         F(model.nbodies(), Eigen::Matrix<Scalar, N, 6>::Zero(model.nv(), 6)),
         subtree_end(model.nbodies(), 0),
-        depth_first(numbered_depth_first(model)),
-        model_id(model.id()) {}
+        children_tile(model.nbodies(), 0),
+        model_id(model.id()) {
+    const int nb = model.nbodies();
+    for (int i = 0; i < nb; ++i) subtree_end[i] = first_child_row(model, i);
+    for (int i = nb - 1; i >= 0; --i)
+      if (model.parent(i) != no_parent)
+        subtree_end[model.parent(i)] = std::max(subtree_end[model.parent(i)], subtree_end[i]);
+    // the children in index order are their ranges by increasing vi(c): each must start where the
+    // previous one ended (next: the first row not yet filled, −1 once a gap or an overlap is seen)
+    detail::Array<int, N> next(nb, 0);
+    for (int i = 0; i < nb; ++i) next[i] = first_child_row(model, i);
+    for (int i = 0; i < nb; ++i) {
+      const int p = model.parent(i);
+      if (p != no_parent) next[p] = model.v_offset(i) == next[p] ? subtree_end[i] : -1;
+    }
+    for (int i = 0; i < nb; ++i) children_tile[i] = next[i] == subtree_end[i];
+  }
 
   MatrixN<Scalar, N> Minv;  ///< output: H⁻¹, full symmetric (both triangles)
   FactorStatus status;      ///< a joint pivot D_i that is not positive definite: row = that body (Index::body)
@@ -95,48 +115,33 @@ struct MinverseAbaWorkspace {
   /// a_i = P_i τ), stored TRANSPOSED (n×6: row c is column c of F_i); only the rows of DoFs numbered
   /// from body i's first DoF are used.
   detail::Array<Eigen::Matrix<Scalar, N, 6>, N> F;
-  detail::Array<int, N> subtree_end;  ///< one past the last DoF of body i's subtree
-  /// Every subtree's DoFs are the contiguous range [vi(i), e_i) (bodies numbered depth first: chains,
-  /// the built-in robots): children's ranges are then disjoint, so B7 assigns into F_λ(i) and B1 zeroes
-  /// nothing; otherwise ranges may overlap and B7 accumulates into a zeroed F_λ(i).
-  bool depth_first;
+  detail::Array<int, N> subtree_end;  ///< e_i: one past the last DoF of body i's subtree
+  /// Per body i, 1 when its children's ranges [vi(c), e_c) are disjoint and fill [vi(i) + n_i, e_i)
+  /// exactly: then each child's B7 assigns its own rows of F_i and B1 zeroes nothing there. That holds
+  /// for every body when the bodies are numbered depth first (chains, the built-in robots: every
+  /// subtree's DoFs are then the contiguous range [vi(i), e_i)), and for a body with one child numbered
+  /// next in any tree. Otherwise (0) the ranges may overlap or leave gaps, F_i is zeroed there and the
+  /// children's B7 accumulate into it.
+  detail::Array<unsigned char, N> children_tile;
   std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked by minverse_aba)
 
  private:
-  static bool numbered_depth_first(const Model<Scalar, N>& model) {
-    const int nb = model.nbodies();
-    std::vector<int> dofs(static_cast<std::size_t>(nb)), end(static_cast<std::size_t>(nb));
-    for (int i = 0; i < nb; ++i) {
-      dofs[i] = static_cast<int>(model.motion_subspaces()[i].cols());
-      end[i] = model.v_offset(i) + dofs[i];
-    }
-    for (int i = nb - 1; i >= 0; --i)
-      if (model.parent(i) != no_parent) {
-        dofs[model.parent(i)] += dofs[i];
-        end[model.parent(i)] = std::max(end[model.parent(i)], end[i]);
-      }
-    for (int i = 0; i < nb; ++i)
-      if (end[i] - model.v_offset(i) != dofs[i]) return false;
-    return true;
+  static int first_child_row(const Model<Scalar, N>& model, int i) {
+    return model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
   }
 };
 
 namespace detail {
 
-/// B1 for the columns used: e_i, and F_i = 0 on [vi(i) + n_i, e_i) unless B7 assigns them.
+/// B1 for the columns used: F_i = 0 on [vi(i) + n_i, e_i) unless the children's B7 assign those rows.
 template <class Scalar, int N>
-void minverse_aba_subtree_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
-  const int nb = model.nbodies();
-  for (int i = 0; i < nb; ++i)
-    ws.subtree_end[i] = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
-  for (int i = nb - 1; i >= 0; --i) {
-    const int p = model.parent(i);
-    if (p != no_parent) ws.subtree_end[p] = std::max(ws.subtree_end[p], ws.subtree_end[i]);
-  }
-  if (ws.depth_first) return;     // B7 assigns every row that is read
-  for (int i = 0; i < nb; ++i) {  // the joint's own columns are never written or read: not zeroed
+void minverse_aba_zero_columns(const Model<Scalar, N>& model, MinverseAbaWorkspace<Scalar, N>& ws) noexcept {
+  for (int i = 0; i < model.nbodies(); ++i) {  // the joint's own columns are never written or read: not zeroed
+    if (ws.children_tile[i]) continue;
+    // row by row (six stores each): the blocks are a few rows long, and a column-by-column fill pays
+    // its setup six times per body for a handful of entries
     const int first = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
-    ws.F[i].middleRows(first, ws.subtree_end[i] - first).setZero();
+    for (int r = first; r < ws.subtree_end[i]; ++r) ws.F[i].row(r).setZero();
   }
 }
 
@@ -241,26 +246,30 @@ void minverse_aba_parent_force_columns(Eigen::Index w, const Scalar* TREEDYN_RES
   }
 }
 
-/// B12 for a 1-DoF joint below a parent, in one pass over the block's rows: P = T sᵀ + Pp Xᵀ, i.e.
-/// P_i = S_i Minv[vi(i), :] + X_i P_λ(i) column by column, with the operations and their order of
-/// minverse_aba_columns_times (assign with sᵀ) followed by minverse_aba_add_motion_to_child (a contracted
-/// multiply-add may round once less); each entry of P is written once instead of read and written in four
-/// passes. Every column is its own pointer, declared disjoint from the others (distinct columns of P, of
-/// P_λ(i) and of Minv), so the loop vectorises over the rows.
+/// B11 and B12 for a 1-DoF joint below a parent, in one pass over the block's rows: first
+/// t ← t − Pp u (B11, u = X_iᵀ U_i D_i⁻¹), then P = t sᵀ + Pp Xᵀ (B12: P_i = S_i Minv[vi(i), :] + X_i P_λ(i)
+/// column by column), with the operations and their order of minverse_aba_columns_times (subtract with u,
+/// then assign with sᵀ) followed by minverse_aba_add_motion_to_child (a contracted multiply-add may round
+/// once less). Each row of P_λ(i) is read once for both steps, and each entry of P written once, instead
+/// of five passes over the columns. Every column is its own pointer, declared disjoint from the others
+/// (distinct columns of P, of P_λ(i) and of Minv), so the loop vectorises over the rows.
 template <class Scalar>
-void minverse_aba_child_motion_columns(Eigen::Index w, const Scalar* TREEDYN_RESTRICT t, const Scalar* TREEDYN_RESTRICT w0,
+void minverse_aba_child_motion_columns(Eigen::Index w, Scalar* TREEDYN_RESTRICT t, const Scalar* TREEDYN_RESTRICT w0,
                                        const Scalar* TREEDYN_RESTRICT w1, const Scalar* TREEDYN_RESTRICT w2,
                                        const Scalar* TREEDYN_RESTRICT v0, const Scalar* TREEDYN_RESTRICT v1,
                                        const Scalar* TREEDYN_RESTRICT v2, const Scalar* TREEDYN_RESTRICT c,
                                        Scalar* TREEDYN_RESTRICT P0, Scalar* TREEDYN_RESTRICT P1,
                                        Scalar* TREEDYN_RESTRICT P2, Scalar* TREEDYN_RESTRICT P3,
                                        Scalar* TREEDYN_RESTRICT P4, Scalar* TREEDYN_RESTRICT P5) noexcept {
-  // c: s (6), Eᵀ (9, column-major), r× Eᵀ (9, column-major)
+  // c: s (6), Eᵀ (9, column-major), r× Eᵀ (9, column-major), u (6)
   const Scalar* const s = c;
   const Scalar* const Et = c + 6;
   const Scalar* const R = c + 15;
+  const Scalar* const u = c + 24;
   for (Eigen::Index r = 0; r < w; ++r) {
-    const Scalar tr = t[r], a0 = w0[r], a1 = w1[r], a2 = w2[r], b0 = v0[r], b1 = v1[r], b2 = v2[r];
+    const Scalar a0 = w0[r], a1 = w1[r], a2 = w2[r], b0 = v0[r], b1 = v1[r], b2 = v2[r];
+    const Scalar tr = t[r] - (a0 * u[0] + a1 * u[1] + a2 * u[2] + b0 * u[3] + b1 * u[4] + b2 * u[5]);
+    t[r] = tr;
     P0[r] = tr * s[0] + (a0 * Et[0] + a1 * Et[1] + a2 * Et[2]);
     P1[r] = tr * s[1] + (a0 * Et[3] + a1 * Et[4] + a2 * Et[5]);
     P2[r] = tr * s[2] + (a0 * Et[6] + a1 * Et[7] + a2 * Et[8]);
@@ -270,19 +279,70 @@ void minverse_aba_child_motion_columns(Eigen::Index w, const Scalar* TREEDYN_RES
   }
 }
 
-/// T ← T D_i⁻¹ (every row x of T: x ← D_i⁻¹ x) for the factor L of factor_joint_pivot: joint_pivot.hpp's
-/// solve_joint_pivot, step for step, run on whole columns of T so that it vectorises over the rows.
-template <class DerivedL, class DstBlock>
-void minverse_aba_solve_pivot_rows(const Eigen::MatrixBase<DerivedL>& L, DstBlock T) noexcept {
-  const Eigen::Index n = L.rows();
-  for (Eigen::Index i = 0; i < n; ++i) {  // L y = x
-    for (Eigen::Index j = 0; j < i; ++j) T.col(i) -= L(i, j) * T.col(j);
-    T.col(i) /= L(i, i);
+/// T ← T D_i⁻¹ (every row x of T: x ← D_i⁻¹ x) for the K×K factor L of factor_joint_pivot (K = n_i,
+/// 2…6): joint_pivot.hpp's solve_joint_pivot, step for step, on every row of T, the row's K entries held
+/// in registers. Every column is its own pointer, declared disjoint from the others (x_k = column k of T;
+/// those past K are null), so the loop vectorises over the rows.
+template <int K, class Scalar>
+void minverse_aba_solve_pivot_columns(Eigen::Index w, const PivotMatrix<Scalar>& L, Scalar* TREEDYN_RESTRICT x0,
+                                      Scalar* TREEDYN_RESTRICT x1, Scalar* TREEDYN_RESTRICT x2,
+                                      Scalar* TREEDYN_RESTRICT x3, Scalar* TREEDYN_RESTRICT x4,
+                                      Scalar* TREEDYN_RESTRICT x5) noexcept {
+  Scalar l[K][K];
+  for (int j = 0; j < K; ++j)
+    for (int i = j; i < K; ++i) l[i][j] = L(i, j);
+  for (Eigen::Index r = 0; r < w; ++r) {
+    Scalar x[6];
+    x[0] = x0[r], x[1] = x1[r];  // K ≥ 2
+    if constexpr (K > 2) x[2] = x2[r];
+    if constexpr (K > 3) x[3] = x3[r];
+    if constexpr (K > 4) x[4] = x4[r];
+    if constexpr (K > 5) x[5] = x5[r];
+    // unrolled completely (K ≤ 6), so that the loop over the rows is the one that vectorises
+#pragma GCC unroll 6
+    for (int i = 0; i < K; ++i) {  // L y = x
+#pragma GCC unroll 6
+      for (int j = 0; j < i; ++j) x[i] -= l[i][j] * x[j];
+      x[i] /= l[i][i];
+    }
+#pragma GCC unroll 6
+    for (int i = K - 1; i >= 0; --i) {  // Lᵀ z = y
+#pragma GCC unroll 6
+      for (int j = i + 1; j < K; ++j) x[i] -= l[j][i] * x[j];
+      x[i] /= l[i][i];
+    }
+    x0[r] = x[0], x1[r] = x[1];
+    if constexpr (K > 2) x2[r] = x[2];
+    if constexpr (K > 3) x3[r] = x[3];
+    if constexpr (K > 4) x4[r] = x[4];
+    if constexpr (K > 5) x5[r] = x[5];
   }
-  for (Eigen::Index i = n - 1; i >= 0; --i) {  // Lᵀ z = y
-    for (Eigen::Index j = i + 1; j < n; ++j) T.col(i) -= L(j, i) * T.col(j);
-    T.col(i) /= L(i, i);
+}
+
+/// minverse_aba_solve_pivot_columns for the width of L, read at run time.
+template <class Scalar, class DstBlock>
+void minverse_aba_solve_pivot_rows(const PivotMatrix<Scalar>& L, DstBlock T) noexcept {
+  const Eigen::Index w = T.rows();
+  Scalar* x[6] = {};
+  for (Eigen::Index k = 0; k < T.cols(); ++k) x[k] = &T(0, k);
+  const auto solve = [&](auto width) {
+    minverse_aba_solve_pivot_columns<decltype(width)::value>(w, L, x[0], x[1], x[2], x[3], x[4], x[5]);
+  };
+  switch (L.rows()) {
+    case 2: solve(std::integral_constant<int, 2>{}); break;
+    case 3: solve(std::integral_constant<int, 3>{}); break;
+    case 4: solve(std::integral_constant<int, 4>{}); break;
+    case 5: solve(std::integral_constant<int, 5>{}); break;
+    default: solve(std::integral_constant<int, 6>{}); break;
   }
+}
+
+/// True for a free joint (S_i = 1₆, joint_block.hpp): S_iᵀ x = x and S_i x = x, which B4 and B12 then copy
+/// instead of multiplying by the identity (the same values: x·1 + y·0 = x for finite x, y).
+template <class Scalar, int N>
+bool minverse_aba_free_joint(const Model<Scalar, N>& model, int i) noexcept {
+  if constexpr (fits_free_joint<N>) return model.joint(i).type == JointType::free_flyer;
+  else return false;
 }
 
 /// B4–B7 for body i (pivot D_i already checked) on the whole subtree block at once: column block vi(i)
@@ -296,7 +356,10 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
   auto G = ws.F[i].middleRows(vi, width);                  // G = F_iᵀ on those columns
   // B4: −S_iᵀ F_i; F_i is 0 on the joint's own columns (no child writes them), and a leaf's is all 0
   T.template topRows<NI>(ni).setZero();
-  minverse_aba_columns_times<Accumulate::assign_negated>(G.bottomRows(width - ni), J.S, T.bottomRows(width - ni));
+  if (minverse_aba_free_joint(model, i))                    // S_i = 1₆: −S_iᵀ F_i is −F_i, exactly
+    T.bottomRows(width - ni).noalias() = -G.bottomRows(width - ni);
+  else
+    minverse_aba_columns_times<Accumulate::assign_negated>(G.bottomRows(width - ni), J.S, T.bottomRows(width - ni));
   T.template topRows<NI>(ni).diagonal().array() += Scalar(1);  // B5: (1 − S_iᵀ F_i), then D_i⁻¹ below
   if constexpr (NI == 1) {
     T /= data.D[i](0, 0);                                   // a 1×1 pivot: one division per column
@@ -320,7 +383,7 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
             rows, &T(row, 0), &G(row, 0), &G(row, 1), &G(row, 2), &G(row, 3), &G(row, 4), &G(row, 5), c, &Fp(row, 0),
             &Fp(row, 1), &Fp(row, 2), &Fp(row, 3), &Fp(row, 4), &Fp(row, 5));
       };
-      if (ws.depth_first) {
+      if (ws.children_tile[p]) {
         run(std::false_type{}, std::false_type{}, 0, 1);          // the joint's own row: F_i is 0 there
         if (width > 1) run(std::false_type{}, std::true_type{}, 1, width - 1);
       } else {
@@ -331,7 +394,7 @@ void minverse_aba_backward_step(const Model<Scalar, N>& model, const Data<Scalar
       const typename JointColumns<Scalar, NI>::Subspace U = J.columns_of(data.U);
       G.template topRows<NI>(ni).noalias() = T.template topRows<NI>(ni).lazyProduct(U.transpose());
       minverse_aba_columns_times<Accumulate::add>(T.bottomRows(width - ni), U.transpose(), G.bottomRows(width - ni));
-      if (ws.depth_first) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
+      if (ws.children_tile[p]) minverse_aba_add_force_to_parent<false>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
       else minverse_aba_add_force_to_parent<true>(data.Xup[i], G, ws.F[p].middleRows(vi, width));
     }
   }
@@ -347,31 +410,38 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar,
   const int vi = J.vi, ni = J.ni, p = J.parent, width = model.nv() - vi;
   const Transform<Scalar>& X = data.Xup[i];
   auto T = ws.Minv.block(vi, vi, width, ni);
-  if (p != no_parent) {                                     // B10
-    // B11 as (X_iᵀ U_i D_i⁻¹)ᵀ P_λ(i): the joint's n_i columns go to the parent's coordinates once
-    const typename JointColumns<Scalar, NI>::Subspace U_Dinv_up = X.apply_inverse_force(J.columns_of(data.U_Dinv));
-    minverse_aba_columns_times<Accumulate::subtract>(ws.F[p].middleRows(vi, width), U_Dinv_up, T);
-  }
   // B12 / B13 only where read: the children's columns start at vi(i) + n_i; a leaf needs no P_i
   const int rows = ws.subtree_end[i] > vi + ni ? width - ni : 0;
-  if (rows == 0) return;
-  auto P = ws.F[i].bottomRows(rows);
-  if constexpr (NI == 1) {
-    if (p != no_parent) {                                   // S_i Minv[vi(i), :] + X_i P_λ(i), one pass
-      Scalar c[24];
-      Eigen::Map<Vector6<Scalar>> s_i(c);
-      Eigen::Map<Matrix3<Scalar>> Et(c + 6), rxEt(c + 15);
-      s_i = J.S;
-      Et = X.E.transpose();
-      rxEt.noalias() = skew(X.r) * Et;  // r× Eᵀ
-      const Scalar* const t = T.bottomRows(rows).data();
-      const auto Pp = ws.F[p].bottomRows(rows);
-      minverse_aba_child_motion_columns(rows, t, &Pp(0, 0), &Pp(0, 1), &Pp(0, 2), &Pp(0, 3), &Pp(0, 4), &Pp(0, 5), c,
-                                        &P(0, 0), &P(0, 1), &P(0, 2), &P(0, 3), &P(0, 4), &P(0, 5));
-      return;
+  if (p != no_parent) {                                     // B10
+    // B11 as (X_iᵀ U_i D_i⁻¹)ᵀ P_λ(i): the joint's n_i columns go to the parent's coordinates once
+    if constexpr (NI == 1) {
+      // U_i D_i⁻¹ read in place: a copy stored as two halves and reloaded across them stalls every body
+      const Vector6<Scalar> U_Dinv_up = X.apply_inverse_force(data.U_Dinv.template block<6, 1>(0, vi));
+      if (rows > 0) {  // B11 on the joint's own row, then B11 and B12 in one pass over the children's rows
+        minverse_aba_columns_times<Accumulate::subtract>(ws.F[p].middleRows(vi, 1), U_Dinv_up, T.topRows(1));
+        Scalar c[30];
+        Eigen::Map<Vector6<Scalar>> s_i(c), u(c + 24);
+        Eigen::Map<Matrix3<Scalar>> Et(c + 6), rxEt(c + 15);
+        s_i = J.S;
+        Et = X.E.transpose();
+        rxEt.noalias() = skew(X.r) * Et;  // r× Eᵀ
+        u = U_Dinv_up;
+        auto P = ws.F[i].bottomRows(rows);
+        const auto Pp = ws.F[p].bottomRows(rows);
+        minverse_aba_child_motion_columns(rows, &T(1, 0), &Pp(0, 0), &Pp(0, 1), &Pp(0, 2), &Pp(0, 3), &Pp(0, 4),
+                                          &Pp(0, 5), c, &P(0, 0), &P(0, 1), &P(0, 2), &P(0, 3), &P(0, 4), &P(0, 5));
+        return;
+      }
+      minverse_aba_columns_times<Accumulate::subtract>(ws.F[p].middleRows(vi, width), U_Dinv_up, T);
+    } else {
+      const typename JointColumns<Scalar, NI>::Subspace U_Dinv_up = X.apply_inverse_force(J.columns_of(data.U_Dinv));
+      minverse_aba_columns_times<Accumulate::subtract>(ws.F[p].middleRows(vi, width), U_Dinv_up, T);
     }
   }
-  minverse_aba_columns_times<Accumulate::assign>(T.bottomRows(rows), J.S.transpose(), P);  // S_i Minv[vi(i), :]
+  if (rows == 0) return;
+  auto P = ws.F[i].bottomRows(rows);
+  if (minverse_aba_free_joint(model, i)) P = T.bottomRows(rows);                            // S_i = 1₆, exactly
+  else minverse_aba_columns_times<Accumulate::assign>(T.bottomRows(rows), J.S.transpose(), P);  // S_i Minv[vi(i), :]
   if (p != no_parent) minverse_aba_add_motion_to_child(X, ws.F[p].bottomRows(rows), P);  // + X_i P_λ(i)
 }
 
@@ -383,11 +453,24 @@ const MatrixN<Scalar, N>& minverse_aba_fail(MinverseAbaWorkspace<Scalar, N>& ws,
   return ws.Minv;
 }
 
-/// The strictly lower triangle of M copied into the strictly upper one.
+/// The strictly lower triangle of M copied into the strictly upper one, in 8×8 tiles: each tile's 8
+/// columns are read contiguously and written as 8 rows, so the strided stores go 8 entries at a time to
+/// lines the previous tile left in cache (a row-by-row copy writes a whole row of the upper triangle,
+/// one line per entry, and costs twice as long at n = 30–40).
 template <class Derived>
 void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
+  constexpr int B = 8;
   const Eigen::Index n = M.rows();
-  for (Eigen::Index j = 0; j + 1 < n; ++j) M.row(j).tail(n - j - 1) = M.col(j).tail(n - j - 1).transpose();
+  Eigen::Index j0 = 0;
+  for (; j0 + B <= n; j0 += B) {
+    for (Eigen::Index j = j0; j < j0 + B; ++j)  // the diagonal tile
+      for (Eigen::Index i = j + 1; i < j0 + B; ++i) M(j, i) = M(i, j);
+    Eigen::Index i0 = j0 + B;
+    for (; i0 + B <= n; i0 += B) M.template block<B, B>(j0, i0) = M.template block<B, B>(i0, j0).transpose();
+    for (Eigen::Index i = i0; i < n; ++i) M.template block<B, 1>(j0, i) = M.template block<1, B>(i, j0).transpose();
+  }
+  for (Eigen::Index j = j0; j + 1 < n; ++j)  // the last n mod 8 columns
+    for (Eigen::Index i = j + 1; i < n; ++i) M(j, i) = M(i, j);
 }
 
 }  // namespace detail
@@ -403,7 +486,7 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
     ws.status = data.config_status;
     return detail::fill_nan(ws.Minv);
   }
-  detail::minverse_aba_subtree_columns(model, ws);                                   // B1: F_i = 0
+  detail::minverse_aba_zero_columns(model, ws);                                      // B1: F_i = 0
   for (const int i : model.inward_order()) {                                         // B2
     // B3 (U_i, D_i, U_i D_i⁻¹) and B8 (reads only IA_i, U_i, U_i D_i⁻¹; writes only IA_λ(i))
     if (!detail::aba_inertia_step(model, data, i)) return detail::minverse_aba_fail(ws, i);

@@ -153,6 +153,53 @@ TEMPLATE_TEST_CASE("minverse_aba on ill-conditioned models: H·H⁻¹ = I within
   }
 }
 
+TEMPLATE_TEST_CASE("minverse_aba where the children's column ranges do and do not tile their parent's",
+                   "[minverse][numbering]", TREEDYN_TEST_SCALARS) {
+  using T = TestType;
+  // worked example, one DoF per body: λ = (−, 0, 0, 1, 1). Body 1's subtree {1, 3, 4} spans [1, 5) and
+  // overlaps body 2's [2, 3) (body 0: no tiling); body 1's children fill [3, 5) but its own range
+  // starts at 2, a DoF of body 2 (a gap: no tiling); the leaves' empty ranges are tiled.
+  {
+    const Model<T> model = robots::random_model<double>({no_parent, 0, 0, 1, 1}, 3).template cast<T>();
+    const MinverseAbaWorkspace<T> ws(model);
+    CHECK(std::vector<int>(ws.children_tile.begin(), ws.children_tile.end()) == std::vector<int>{0, 0, 1, 1, 1});
+    CHECK(std::vector<int>(ws.subtree_end.begin(), ws.subtree_end.end()) == std::vector<int>{5, 5, 3, 4, 5});
+  }
+  {  // numbered depth first: every body's children tile its range
+    const Model<T> model = robots::random_model<double>({no_parent, 0, 1, 0, 3}, 3).template cast<T>();
+    const MinverseAbaWorkspace<T> ws(model);
+    CHECK(std::vector<int>(ws.children_tile.begin(), ws.children_tile.end()) == std::vector<int>{1, 1, 1, 1, 1});
+  }
+  // random trees of every moving joint type, numbered in creation order (not depth first): H⁻¹ against
+  // the dense inverse, and a reused workspace (another configuration first) against a fresh one
+  int tiled = 0, untiled = 0;
+  for (unsigned seed = 0; seed < 12; ++seed) {
+    const Model<T> model = robots::random_model<double>(
+                               topologies::random_tree(8 + static_cast<int>(seed) * 3, 900u + seed), 910u + seed,
+                               {JointType::revolute, JointType::prismatic, JointType::spherical, JointType::planar,
+                                JointType::free_flyer})
+                               .template cast<T>();
+    INFO("seed " << seed << ", nv = " << model.nv());
+    const int n = model.nv();
+    Data<T> data(model);
+    MinverseAbaWorkspace<T> ws(model), reused(model);
+    for (const unsigned char t : ws.children_tile) (t ? tiled : untiled) += 1;
+    const VecX<T> q = random_configuration(model, 920u + seed);
+    const MatX<T> H = crba_dense(model, data, q);
+    const double tol = tolerance<T>(n, spd_condition(H));
+    const MatX<long double> H_inv_ref = H.template cast<long double>().inverse();
+    minverse_aba(model, data, reused, random_configuration(model, 930u + seed));
+    const MatX<T> M = minverse_aba(model, data, ws, q);
+    REQUIRE(ws.status.ok());
+    REQUIRE(M == M.transpose());
+    REQUIRE(static_cast<double>((M.template cast<long double>() - H_inv_ref).norm()) <=
+            tol * static_cast<double>(H_inv_ref.norm()));
+    REQUIRE(MatX<T>(minverse_aba(model, data, reused, q)) == M);
+  }
+  CHECK(tiled > 0);  // both kinds of parent were exercised
+  CHECK(untiled > 0);
+}
+
 TEMPLATE_TEST_CASE("minverse routes do not depend on gravity or on what Data held before", "[minverse]",
                    TREEDYN_TEST_SCALARS) {
   using T = TestType;

@@ -125,9 +125,9 @@ struct MinverseAbaWorkspace {
   detail::Array<unsigned char, N> children_tile;
   std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked by minverse_aba)
 
- private:
-  static int first_child_row(const Model<Scalar, N>& model, int i) {
-    return model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
+  /// vi(i) + n_i: the first row of F_i that body i's children write (its subtree's range after its joint).
+  static int first_child_row(const Model<Scalar, N>& model, int i) noexcept {
+    return model.v_offset(i) + detail::joint_width<Eigen::Dynamic>(model, i);
   }
 };
 
@@ -140,8 +140,7 @@ void minverse_aba_zero_columns(const Model<Scalar, N>& model, MinverseAbaWorkspa
     if (ws.children_tile[i]) continue;
     // row by row (six stores each): the blocks are a few rows long, and a column-by-column fill pays
     // its setup six times per body for a handful of entries
-    const int first = model.v_offset(i) + static_cast<int>(model.motion_subspaces()[i].cols());
-    for (int r = first; r < ws.subtree_end[i]; ++r) ws.F[i].row(r).setZero();
+    for (int r = ws.first_child_row(model, i); r < ws.subtree_end[i]; ++r) ws.F[i].row(r).setZero();
   }
 }
 
@@ -461,16 +460,18 @@ template <class Derived>
 void mirror_lower_to_upper(Eigen::MatrixBase<Derived>& M) noexcept {
   constexpr int B = 8;
   const Eigen::Index n = M.rows();
+  const auto mirror_square = [&M](Eigen::Index begin, Eigen::Index end) {  // the diagonal square [begin, end)²
+    for (Eigen::Index j = begin; j < end; ++j)
+      for (Eigen::Index i = j + 1; i < end; ++i) M(j, i) = M(i, j);
+  };
   Eigen::Index j0 = 0;
   for (; j0 + B <= n; j0 += B) {
-    for (Eigen::Index j = j0; j < j0 + B; ++j)  // the diagonal tile
-      for (Eigen::Index i = j + 1; i < j0 + B; ++i) M(j, i) = M(i, j);
+    mirror_square(j0, j0 + B);
     Eigen::Index i0 = j0 + B;
     for (; i0 + B <= n; i0 += B) M.template block<B, B>(j0, i0) = M.template block<B, B>(i0, j0).transpose();
     for (Eigen::Index i = i0; i < n; ++i) M.template block<B, 1>(j0, i) = M.template block<1, B>(i, j0).transpose();
   }
-  for (Eigen::Index j = j0; j + 1 < n; ++j)  // the last n mod 8 columns
-    for (Eigen::Index i = j + 1; i < n; ++i) M(j, i) = M(i, j);
+  mirror_square(j0, n);  // the last n mod 8 columns
 }
 
 }  // namespace detail

@@ -180,14 +180,16 @@ inline void push_head(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_REST
 /// each row, as GCC's own vectorised loop and an earlier form of this one did, the reads straddle two
 /// stores. That is the likely reason, not a counted one (no hardware counters were available); what was
 /// measured is the effect, in the README's benchmark section: the factor of bushy trees and of short chains
-/// faster in both scalars, and long double chains about level. The widths (16 floats,
-/// 4 doubles, whatever the length) were the best of those measured; other scalars keep the plain loop. Each
+/// faster in both scalars, and long double chains about level. The widths, 8 floats or 4 doubles (32 bytes
+/// in both scalars, whatever the length), were the best of those measured on 25 trees of 14 to 255 rows:
+/// 16 floats made the float factor of trees with short rows 1.2 to 1.4 times slower than 8 (README,
+/// benchmark section). Other scalars keep the plain loop. Each
 /// entry still receives one multiply-subtract, so the results do not depend on the chunking.
 template <class Scalar>
 inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int len,
                         Scalar a) noexcept {
   if constexpr (std::is_same_v<Scalar, float> || std::is_same_v<Scalar, double>) {
-    constexpr int wide = std::is_same_v<Scalar, float> ? 16 : 4;
+    constexpr int wide = std::is_same_v<Scalar, float> ? 8 : 4;
     int m = len;
     for (; m >= wide; m -= wide) push_chunk<wide>(row_j + m - wide, row_i_t + m - wide, a);
     push_head<wide / 2>(row_j, row_i_t, m, a);

@@ -1,6 +1,6 @@
 // H⁻¹ and H⁻¹τ by the LTDL and ABA routes, on chains of n = 6 … 1000 revolute links
-// (support/fixture.hpp), humanoid30, chain30 and tree40 (a random 40-DoF revolute tree), float and
-// double. Names Kernel/model/scalar:
+// (support/fixture.hpp), humanoid30, chain30, tree7 (a 7-body binary tree of revolute joints) and tree40
+// (a random 40-DoF revolute tree), float and double. Names Kernel/model/scalar:
 //   MinverseLTDL             minverse_ltdl: CRBA + packed LTDL + the tree inverse (full symmetric H⁻¹)
 //   MinverseLTDLDenseFactor  the same with the dense in-place ltdl and ltdl_inverse (why packed is used)
 //   MinverseABA              minverse_aba: the O(n²) ABA-based inverse (full symmetric H⁻¹)
@@ -114,10 +114,12 @@ const int registered = [] {
       register_model(c.name, model, scalar, true);
     });
   }
-  // humanoid30, chain30 (its unbranched equivalent) and tree40 (40 revolute joints on a random tree)
+  // humanoid30, chain30 (its unbranched equivalent), tree7 (binary, depth 3) and tree40 (40 revolute
+  // joints on a random tree)
   const std::vector<treedyn::bench::NamedModel> robots = {
       treedyn::bench::humanoid30(),
       {"chain30", treedyn::robots::chain30<double>()},
+      {"tree7", treedyn::robots::random_model<double>(treedyn::topologies::binary_tree(3), 7)},
       {"tree40", treedyn::robots::random_model<double>(treedyn::topologies::random_tree(40, 7), 7)}};
   for (const treedyn::bench::NamedModel& r : robots)
     treedyn::bench::for_each_scalar(r.model, [&r](const auto& model, const std::string& scalar) {

@@ -19,7 +19,7 @@ run() {  # program, filter
 uptime
 run bench_dynamics '.'
 run bench_factorization '/(humanoid30|chain30)/'
-run bench_minverse '/(humanoid30|chain30|tree40)/'
+run bench_minverse '/(humanoid30|chain30|tree7|tree40)/'
 run bench_oscm '/humanoid30-'
 run bench_batch '.'
 uptime

@@ -149,23 +149,40 @@ bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i
   return true;
 }
 
+/// A8 for a 1-DoF joint: IA_i − U_i (U_i D_i⁻¹)ᵀ, one column at a time from IA_i's stored columns, with one
+/// multiply-subtract per entry. Formed so, not as a copy of IA_i updated in place: the copy's wide stores,
+/// read back at once as narrower columns that straddle two of them, stalled store-to-load forwarding on
+/// every body (README, Dynamics kernels).
+template <class Scalar>
+ArticulatedInertia<Scalar> one_dof_projected_inertia(const ArticulatedInertia<Scalar>& IA, const Vector6<Scalar>& U,
+                                                     const Vector6<Scalar>& U_Dinv) noexcept {
+  ArticulatedInertia<Scalar> Ia;
+  for (int c = 0; c < 6; ++c) Ia.M.col(c) = IA.M.col(c) - U * U_Dinv(c);
+  return Ia;
+}
+
+/// A8: Ia = IA_i − U_i (D_i⁻¹U_iᵀ) for any joint. Needs U_i and U_i D_i⁻¹.
+template <class Scalar, int N>
+ArticulatedInertia<Scalar> aba_projected_inertia(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                                                 int i) noexcept {
+  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
+  if (ni == 1) return one_dof_projected_inertia(data.IA[i], column6(data.U, vi), column6(data.U_Dinv, vi));
+  ArticulatedInertia<Scalar> Ia = data.IA[i];
+  for (int c = 0; c < 6; ++c)
+    for (int r = 0; r < 6; ++r) {
+      Scalar t(0);
+      for (int k = 0; k < ni; ++k) t += data.U(r, vi + k) * data.U_Dinv(c, vi + k);
+      Ia.M(r, c) -= t;
+    }
+  return Ia;
+}
+
 /// A8–A9 without the bias: Ia = IA_i − U_i (D_i⁻¹U_iᵀ), carried to the parent (IA_λ(i) += X_iᵀ Ia X_i).
 /// Needs U_i and U_i D_i⁻¹. Returns Ia. Shared with oscm.hpp, which needs no bias forces.
 template <class Scalar, int N>
 ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                int i) noexcept {
-  const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
-  ArticulatedInertia<Scalar> Ia = data.IA[i];
-  if (ni == 1) {
-    Ia.M.noalias() -= column6(data.U, vi) * column6(data.U_Dinv, vi).transpose();                // A8
-  } else {
-    for (int c = 0; c < 6; ++c)
-      for (int r = 0; r < 6; ++r) {
-        Scalar t(0);
-        for (int k = 0; k < ni; ++k) t += data.U(r, vi + k) * data.U_Dinv(c, vi + k);
-        Ia.M(r, c) -= t;
-      }
-  }
+  const ArticulatedInertia<Scalar> Ia = aba_projected_inertia(model, data, i);                   // A8
   add_transpose_inertia(data.Xup[i], Ia, data.IA[model.parent(i)]);                             // A9
   return Ia;
 }

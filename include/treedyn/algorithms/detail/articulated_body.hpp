@@ -277,6 +277,8 @@ bool aba_one_dof_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& da
   set_column6(data.U_Dinv, vi, U_Dinv);
   if (Dinv != nullptr) (*Dinv)(0, 0) = Scalar(1) / d;
   if (p == no_parent) return true;
+  // A8 as a copy of IA_i updated in place, not one_dof_projected_inertia: the same arithmetic, and here
+  // (inlined into minverse_aba and the OSCM) the column form measured 2–3 % slower for minverse_aba in double
   ArticulatedInertia<Scalar> Ia = data.IA[i];
   Ia.M.noalias() -= U * U_Dinv.transpose();
   add_transpose_inertia(data.Xup[i], Ia, data.IA[p]);

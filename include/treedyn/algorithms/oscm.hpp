@@ -173,6 +173,20 @@ void oscm_propagate(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
   for (int l = 0; l < 3; ++l) K.row[3 + l] = Etf[l];
 }
 
+/// Out = Aᵀ In on rows padded to 8 (ForceRows): row r of Out = Σ_l A(l, r) · row l of In, each A(l, r)
+/// read from column r of A (contiguous) and broadcast. O6 forms its two 6×6×6 products this way: Ω_w K with
+/// A = Ω_w (exactly symmetric: O4 forms T − (R + Rᵀ), the free joint ½(D⁻¹ + D⁻ᵀ)) and K_aᵀ (Ω_w K) with
+/// A = K_a. Eigen's own 6×6 product runs in 2-lane packets for double and entirely scalar for float (six
+/// rows are no multiple of a 4-float packet).
+template <class Scalar>
+void oscm_transpose_times_rows(const Matrix6<Scalar>& A, const ForceRows<Scalar>& In, ForceRows<Scalar>& Out) noexcept {
+  for (int r = 0; r < 6; ++r) {
+    const Scalar* const a = A.col(r).data();
+    Out.row[r] = a[0] * In.row[0] + a[1] * In.row[1] + a[2] * In.row[2] + a[3] * In.row[3] + a[4] * In.row[4] +
+                 a[5] * In.row[5];
+  }
+}
+
 /// O6's sum term r_aᵀ D_k⁻¹ r_b (r = S_kᵀ K, the stored SK rows) added to B.
 template <int NI, class Scalar, int N>
 void oscm_add_joint_term(const Model<Scalar, N>& model, const OperationalFrames<Scalar>& frames, int k,
@@ -264,7 +278,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
     }
   }
   for (int a2 = 0; a2 < frames.size(); ++a2) {                                       // O6
-    Matrix6<Scalar> OmegaK;  // Ω_w K_{w,a2}, formed once for all the frames a that meet a2 at the same w
+    ForceRows<Scalar> OmegaK;  // Ω_w K_{w,a2} by rows, formed once for all the frames a that meet a2 at the same w
     int OmegaK_at = no_parent;
     for (int a = 0; a <= a2; ++a) {
       const int c = closest_common_ancestor(frames.parent, frames.body(a), frames.body(a2));
@@ -273,10 +287,14 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
         const int w = Faithful ? c : frames.omega_anchor[static_cast<std::size_t>(c)];
         if (w != no_parent) {
           if (w != OmegaK_at) {
-            OmegaK.noalias() = frames.Omega[static_cast<std::size_t>(w)] * frames.K[oscm_slot(frames, a2, w)];
+            ForceRows<Scalar> K;
+            K.load(frames.K[oscm_slot(frames, a2, w)]);
+            oscm_transpose_times_rows(frames.Omega[static_cast<std::size_t>(w)], K, OmegaK);  // Ω_wᵀ = Ω_w
             OmegaK_at = w;
           }
-          B.noalias() = frames.K[oscm_slot(frames, a, w)].transpose() * OmegaK;
+          ForceRows<Scalar> KtOmegaK;
+          oscm_transpose_times_rows(frames.K[oscm_slot(frames, a, w)], OmegaK, KtOmegaK);
+          KtOmegaK.store(B);
         }
         for (int k = c; k != w; k = model.parent(k)) {
           const Matrix6<Scalar>& SKa = frames.SK[oscm_slot(frames, a, k)];

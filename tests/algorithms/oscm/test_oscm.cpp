@@ -37,6 +37,13 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> Lambda_faithful = oscm_faithful(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
+    // O6 reads Ω_w column by column as its rows (Ω_wᵀ for Ω_w): every Ω formed must be exactly symmetric
+    for (int i = 0; i < model.nbodies(); ++i)
+      if (frames.on_path[static_cast<std::size_t>(i)]) {
+        const Matrix6<T>& Omega = frames.Omega[static_cast<std::size_t>(i)];
+        INFO("Ω of body " << i);
+        CHECK(Omega == Omega.transpose());
+      }
     const Eigen::MatrixX<T> Lambda_dense = oscm_dense(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);

@@ -25,7 +25,7 @@
 #include "treedyn/contact/lemke.hpp"
 #include "treedyn/contact/geometry.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
-#include "treedyn/model/robots/sphere_pendulum.hpp"
+#include "treedyn/robots/sphere_pendulum.hpp"
 #include "treedyn/topology/generators.hpp"
 
 namespace {

@@ -42,8 +42,8 @@
 #include <Eigen/Eigenvalues>
 #include <boost/numeric/odeint.hpp>
 
-#include "treedyn/model/robots/collinear_masses.hpp"
-#include "treedyn/model/robots/two_link.hpp"
+#include "treedyn/robots/collinear_masses.hpp"
+#include "treedyn/robots/two_link.hpp"
 #include "treedyn/treedyn.hpp"
 
 namespace treedyn::study {

@@ -17,7 +17,7 @@
 
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/model.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace treedyn::bench {
 

@@ -10,7 +10,7 @@
 
 #include <treedyn/algorithms/algorithms.hpp>
 #include <treedyn/model/configuration.hpp>
-#include <treedyn/model/robots/robots.hpp>
+#include <treedyn/robots/robots.hpp>
 
 #include "demo.hpp"
 

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include <treedyn/model/configuration.hpp>
-#include <treedyn/model/robots/robots.hpp>
+#include <treedyn/robots/robots.hpp>
 
 #include "dynamics.hpp"
 

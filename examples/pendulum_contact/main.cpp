@@ -40,7 +40,7 @@
 #include <treedyn/algorithms/rnea.hpp>
 #include <treedyn/contact/contact_step.hpp>
 #include <treedyn/contact/geometry.hpp>
-#include <treedyn/model/robots/sphere_pendulum.hpp>
+#include <treedyn/robots/sphere_pendulum.hpp>
 
 namespace {
 

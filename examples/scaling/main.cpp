@@ -23,7 +23,7 @@
 #include <treedyn/algorithms/rnea.hpp>
 #include <treedyn/model/configuration.hpp>
 #include <treedyn/model/data.hpp>
-#include <treedyn/model/robots/random_tree.hpp>
+#include <treedyn/robots/random_tree.hpp>
 #include <treedyn/topology/generators.hpp>
 
 namespace {

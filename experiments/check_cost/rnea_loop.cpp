@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "treedyn/algorithms/rnea.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 int main(int argc, char** argv) {
   using namespace treedyn;

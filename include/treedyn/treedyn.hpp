@@ -1,6 +1,6 @@
 // treedyn: dynamics of rigid-body kinematic trees. Umbrella header: every public layer and the core
 // algorithms. Beside it: treedyn/schur.hpp and treedyn/fixman.hpp (the heavier families), the ready-made
-// robots (treedyn/model/robots/robots.hpp), the optional URDF component (treedyn/urdf/) and the batched
+// robots (treedyn/robots/robots.hpp), the optional URDF component (treedyn/urdf/) and the batched
 // evaluation over many states on all cores (treedyn/parallel/batch.hpp, which pulls <thread>).
 #pragma once
 

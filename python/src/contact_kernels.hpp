@@ -11,7 +11,7 @@
 
 #include "contact.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
-#include "treedyn/model/robots/sphere_pendulum.hpp"
+#include "treedyn/robots/sphere_pendulum.hpp"
 
 namespace treedyn::python {
 

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "common.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace treedyn::python {
 

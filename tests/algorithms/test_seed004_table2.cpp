@@ -14,7 +14,7 @@
 
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/kernels/kernels.hpp"
-#include "treedyn/model/robots/collinear_masses.hpp"
+#include "treedyn/robots/collinear_masses.hpp"
 
 using namespace treedyn;
 

@@ -25,7 +25,7 @@
 #include "treedyn/kernels/sibling_block_ldlt.hpp"
 #include "treedyn/kernels/tree_products.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 namespace {

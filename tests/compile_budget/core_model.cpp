@@ -2,7 +2,7 @@
 // and runs core_tu.cpp's algorithms on it. measure.sh reports its compile cost beside the core unit's.
 #include <cstdio>
 
-#include <treedyn/model/robots/robots.hpp>
+#include <treedyn/robots/robots.hpp>
 
 template <class Scalar>
 bool run_core_algorithms(const treedyn::Model<Scalar>& model);

@@ -12,7 +12,7 @@
 
 #include "support/random.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/contact/geometry.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/contact/contact_step.hpp"
-#include "treedyn/model/robots/sphere_pendulum.hpp"
+#include "treedyn/robots/sphere_pendulum.hpp"
 
 namespace {
 

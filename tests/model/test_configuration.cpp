@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "model_test_support.hpp"
-#include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/robots/random_tree.hpp"
 
 using namespace model_test;
 using treedyn::JointType;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "treedyn/model/data.hpp"
-#include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/robots/random_tree.hpp"
 #include "treedyn/topology/generators.hpp"
 
 using treedyn::Data;

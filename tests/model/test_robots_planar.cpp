@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model_test_support.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 #include "treedyn/topology/generators.hpp"
 #include "treedyn/topology/parent_array.hpp"
 

@@ -32,8 +32,8 @@
 #include "treedyn/kernels/ltl.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/data.hpp"
-#include "treedyn/model/robots/humanoid30.hpp"
-#include "treedyn/model/robots/random_tree.hpp"
+#include "treedyn/robots/humanoid30.hpp"
+#include "treedyn/robots/random_tree.hpp"
 
 #include <unsupported/Eigen/AutoDiff>
 

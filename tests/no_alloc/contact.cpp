@@ -5,7 +5,7 @@
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/contact/geometry.hpp"
-#include "treedyn/model/robots/pendulum.hpp"
+#include "treedyn/robots/pendulum.hpp"
 #include "treedyn/contact/lemke.hpp"
 
 namespace {

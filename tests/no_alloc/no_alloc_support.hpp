@@ -35,7 +35,7 @@
 #include "support/random.hpp"
 #include "support/tree_matrices.hpp"
 #include "treedyn/treedyn.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 
 // The counting operator new. AddressSanitizer brings its own allocator, which a replacement of the

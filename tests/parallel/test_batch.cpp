@@ -12,7 +12,7 @@
 #include "support/check_recorder.hpp"
 #include "support/random.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 #include "treedyn/parallel/batch.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 
 #include "support/random.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace treedyn::test {
 

@@ -13,7 +13,7 @@
 #include "support/random.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 #include "urdf/urdf_test_support.hpp"
 
 using namespace urdf_test;

@@ -5,7 +5,7 @@
 #include "accuracy/suite/accuracy.hpp"
 #include "support/random.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace treedyn::accuracy {
 

@@ -18,7 +18,7 @@
 #include "treedyn/algorithms/minverse_apply_fixman.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/model/data.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 using namespace treedyn;
 using namespace treedyn::test;

@@ -16,7 +16,7 @@
 #include "treedyn/algorithms/oscm_schur_workspace.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
-#include "treedyn/model/robots/robots.hpp"
+#include "treedyn/robots/robots.hpp"
 
 namespace treedyn::test {
 

@@ -1,7 +1,7 @@
 // Factorizes a small tree-sparse SPD matrix through the public umbrella header and checks the solve, then
 // runs a batched inverse dynamics on two threads (treedyn/parallel/batch.hpp).
 #include <treedyn/treedyn.hpp>
-#include <treedyn/model/robots/two_link.hpp>
+#include <treedyn/robots/two_link.hpp>
 #include <treedyn/parallel/batch.hpp>  // std::thread: the target's Threads::Threads must reach us
 #ifdef TREEDYN_CONSUMER_URDF
 #include <treedyn/urdf/build_model.hpp>

@@ -12,7 +12,7 @@
 // Costs and allocation: building allocates the model; call it once, outside hot loops.
 #pragma once
 
-#include "treedyn/model/robots/humanoid30.hpp"
+#include "treedyn/robots/humanoid30.hpp"
 
 namespace treedyn::robots {
 

@@ -21,7 +21,7 @@
 
 #include "treedyn/model/joint.hpp"
 #include "treedyn/model/model.hpp"
-#include "treedyn/model/robots/common.hpp"
+#include "treedyn/robots/common.hpp"
 
 namespace treedyn::robots {
 

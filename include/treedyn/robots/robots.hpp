@@ -8,12 +8,12 @@
 // call them once, outside hot loops.
 #pragma once
 
-#include "treedyn/model/robots/arm7.hpp"
-#include "treedyn/model/robots/chain30.hpp"
-#include "treedyn/model/robots/collinear_masses.hpp"
-#include "treedyn/model/robots/humanoid30.hpp"
-#include "treedyn/model/robots/pendulum.hpp"
-#include "treedyn/model/robots/puma560.hpp"
-#include "treedyn/model/robots/random_tree.hpp"
-#include "treedyn/model/robots/sphere_pendulum.hpp"
-#include "treedyn/model/robots/two_link.hpp"
+#include "treedyn/robots/arm7.hpp"
+#include "treedyn/robots/chain30.hpp"
+#include "treedyn/robots/collinear_masses.hpp"
+#include "treedyn/robots/humanoid30.hpp"
+#include "treedyn/robots/pendulum.hpp"
+#include "treedyn/robots/puma560.hpp"
+#include "treedyn/robots/random_tree.hpp"
+#include "treedyn/robots/sphere_pendulum.hpp"
+#include "treedyn/robots/two_link.hpp"

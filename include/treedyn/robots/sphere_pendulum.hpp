@@ -42,8 +42,8 @@
 #include "treedyn/contact/geometry.hpp"
 #include "treedyn/model/joint.hpp"
 #include "treedyn/model/model.hpp"
-#include "treedyn/model/robots/common.hpp"
-#include "treedyn/model/robots/pendulum.hpp"
+#include "treedyn/robots/common.hpp"
+#include "treedyn/robots/pendulum.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/spatial/transform.hpp"
 

@@ -19,7 +19,8 @@ template <typename Scalar> struct Transform;
 template <typename Scalar> struct RigidInertia;
 template <typename Scalar> struct ArticulatedInertia;
 
-struct FactorStatus;
+struct Status;
+using FactorStatus = Status;
 struct CostMetrics;
 
 }  // namespace treedyn

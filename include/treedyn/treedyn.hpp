@@ -6,6 +6,8 @@
 
 #include "treedyn/fwd.hpp"
 #include "treedyn/version.hpp"
+#include "treedyn/status.hpp"
+#include "treedyn/status_io.hpp"
 
 #include "treedyn/spatial/spatial.hpp"
 #include "treedyn/topology/topology.hpp"

@@ -17,7 +17,8 @@
 
 #include <Eigen/Core>
 
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
+#include "treedyn/status_io.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 

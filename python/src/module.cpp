@@ -6,48 +6,46 @@
 namespace treedyn::python {
 namespace {
 
-std::string code_name(FactorStatus::Code c) {
-  switch (c) {
-    case FactorStatus::Code::success: return "success";
-    case FactorStatus::Code::non_positive_pivot: return "non_positive_pivot";
-    case FactorStatus::Code::invalid_configuration: return "invalid_configuration";
-    case FactorStatus::Code::invalid_parent_array: return "invalid_parent_array";
-    case FactorStatus::Code::invalid_argument: return "invalid_argument";
-  }
-  return "unknown";
-}
-
 void bind_statuses(py::module_& m) {
-  py::enum_<FactorStatus::Code>(m, "StatusCode", "How a computation ended (FactorStatus.code).")
-      .value("success", FactorStatus::Code::success)
-      .value("non_positive_pivot", FactorStatus::Code::non_positive_pivot,
+  py::enum_<Status::Code>(m, "StatusCode", "How a computation ended (Status.code; treedyn/status.hpp).")
+      .value("success", Status::Code::success)
+      .value("non_positive_pivot", Status::Code::non_positive_pivot,
              "a pivot that is not > 0: a singular or indefinite H (row = DoF) or joint pivot D_i (row = body)")
-      .value("invalid_configuration", FactorStatus::Code::invalid_configuration,
+      .value("invalid_configuration", Status::Code::invalid_configuration,
              "the quaternion of body `row`'s joint is zero or not finite; the outputs are NaN")
-      .value("invalid_parent_array", FactorStatus::Code::invalid_parent_array)
-      .value("invalid_argument", FactorStatus::Code::invalid_argument);
-  py::class_<FactorStatus>(m, "FactorStatus",
-                           "Status of the last algorithm called on a model (Model.last_status).\n\n"
-                           "code: a StatusCode; row: the 0-based DoF (names_body False) or body (names_body True)\n"
-                           "whose pivot failed or whose quaternion is invalid, -1 on success. bool(status) is True\n"
-                           "on success.")
-      .def_property_readonly("code", [](const FactorStatus& s) { return s.code; }, "StatusCode")
-      .def_property_readonly("row", [](const FactorStatus& s) { return s.row; },
-                             "0-based DoF or body (see names_body) that failed; -1 on success")
-      .def_property_readonly("names_body", &FactorStatus::names_body, "True when row is a body index, False for a DoF")
-      .def_property_readonly("ok", &FactorStatus::ok, "True on success")
-      .def("__bool__", &FactorStatus::ok)
-      .def("__repr__", [](const FactorStatus& s) {
-        if (s.ok()) return std::string("FactorStatus(success)");
-        return "FactorStatus(" + code_name(s.code) + ", " + (s.names_body() ? "body " : "row ") + std::to_string(s.row) + ")";
-      });
+      .value("invalid_parent_array", Status::Code::invalid_parent_array)
+      .value("invalid_argument", Status::Code::invalid_argument)
+      .value("non_finite_input", Status::Code::non_finite_input, "an input holds a NaN or an infinity")
+      .value("ray_termination", Status::Code::ray_termination,
+             "Lemke's method found no positive pivot: for copositive-plus M the LCP has no solution")
+      .value("pivot_cap", Status::Code::pivot_cap, "the pivot cap was reached (only round-off can cause it)")
+      .value("dynamics_failed", Status::Code::dynamics_failed, "contact_step: the ABA / OSCM failed (see dynamics)")
+      .value("lcp_failed", Status::Code::lcp_failed, "contact_step: the LCP of `phase` failed (see lcp)");
+  py::class_<Status>(m, "Status",
+                     "How a computation ended (Model.last_status, and the base of every status).\n\n"
+                     "code: a StatusCode; row: the 0-based DoF (names_body False) or body (names_body True)\n"
+                     "whose pivot failed or whose quaternion is invalid, -1 when there is none; call: the\n"
+                     "library call that found the failure (None on success). bool(status) is True on success;\n"
+                     "str(status) is one line, e.g. 'non_positive_pivot at body 6 (aba)'.")
+      .def_property_readonly("code", [](const Status& s) { return s.code; }, "StatusCode")
+      .def_property_readonly("row", [](const Status& s) { return s.row; },
+                             "0-based DoF or body (see names_body) that failed; -1 when there is none")
+      .def_property_readonly("names_body", &Status::names_body, "True when row is a body index, False for a DoF")
+      .def_property_readonly("call", [](const Status& s) -> py::object {
+        return s.call == nullptr ? py::object(py::none()) : py::object(py::str(s.call));
+      }, "the library call that found the failure, None when none is named")
+      .def_property_readonly("ok", &Status::ok, "True on success")
+      .def("__bool__", &Status::ok)
+      .def("__str__", [](const Status& s) { return to_string(s); })
+      .def("__repr__", [](const Status& s) { return "Status(" + to_string(s) + ")"; });
+  m.attr("FactorStatus") = m.attr("Status");
   py::class_<BatchReport>(m, "BatchStatus",
                           "Status of the last batched call (Model.last_batch_status): failures = the number of\n"
                           "states (rows) whose computation failed (their outputs are NaN), first_failed = the\n"
-                          "smallest such row (-1 if none), first_status = its FactorStatus.")
+                          "smallest such row (-1 if none), first_status = its Status.")
       .def_readonly("failures", &BatchReport::failures, "number of rows whose computation failed")
       .def_readonly("first_failed", &BatchReport::first_failed, "smallest failed row, -1 if none")
-      .def_readonly("first_status", &BatchReport::first_status, "FactorStatus of that row")
+      .def_readonly("first_status", &BatchReport::first_status, "Status of that row")
       .def_property_readonly("ok", [](const BatchReport& b) { return b.failures == 0 && b.first_status.ok(); },
                              "True when every row succeeded")
       .def("__bool__", [](const BatchReport& b) { return b.failures == 0 && b.first_status.ok(); })

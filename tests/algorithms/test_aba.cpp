@@ -54,7 +54,7 @@ TEST_CASE("aba's inward order (deepest first) gives the plain sweep's numbers to
     const Eigen::VectorXd tau = Eigen::VectorXd::LinSpaced(model.nv(), -1.0, 1.0);
     const Eigen::VectorXd qdd = aba(model, data, s.q, s.qd, tau);
     REQUIRE(data.aba_status.ok());
-    REQUIRE(detail::aba_outward_pass(model, plain, s.q, s.qd, detail::NoExternalForces<double>{}));
+    REQUIRE(detail::aba_outward_pass(model, plain, s.q, s.qd, detail::NoExternalForces<double>{}, "aba"));
     for (int i = model.nbodies() - 1; i >= 0; --i)
       detail::with_joint_kind<true>(model.joint(i), [&](auto kind) {
         REQUIRE(detail::aba_inward_step(model, plain, tau, i, kind));

@@ -40,14 +40,14 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
                               const Fext& f_ext = Fext{}) noexcept {
   if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
   constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
-  if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // A1–A4
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "aba"))                       // A1–A4
     return detail::aba_fail(data, data.config_status);
   for (const int i : model.inward_order()) {                                      // A5
     bool pivot_ok = true;
     detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // A6–A9
       pivot_ok = detail::aba_inward_step(model, data, tau, i, kind);
     });
-    if (!pivot_ok) return detail::aba_fail(data, i);
+    if (!pivot_ok) return detail::aba_fail(data, i, "aba");
   }
   data.aba_status = FactorStatus::success();
   detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // A10–A11

@@ -61,7 +61,7 @@ template <class Scalar, int N, class Dq>
 const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                     const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::model_data_q_ok("crba", model, data, q)) return data.H;
-  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.H);
+  if (!detail::joint_transforms(model, data, q, "crba")) return detail::fill_nan(data.H);
   for (int i = 0; i < model.nbodies(); ++i) {                                       // C1
     const MotionSubspace<Scalar>& S_i = model.motion_subspaces()[i];
     const int p = model.parent(i), vi = model.v_offset(i);

@@ -19,7 +19,7 @@ template <class Scalar, int N, class Dq>
 const detail::Array<Transform<Scalar>, N>& forward_kinematics(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                               const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::model_data_q_ok("forward_kinematics", model, data, q)) return data.X_world;
-  if (!detail::joint_transforms(model, data, q)) {
+  if (!detail::joint_transforms(model, data, q, "forward_kinematics")) {
     const Scalar x = detail::nan<Scalar>();
     const Transform<Scalar> nan{Matrix3<Scalar>::Constant(x), Vector3<Scalar>::Constant(x)};
     for (int i = 0; i < model.nbodies(); ++i) data.X_world[i] = data.Xup[i] = nan;

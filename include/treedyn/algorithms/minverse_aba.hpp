@@ -447,7 +447,7 @@ void minverse_aba_forward_step(const Model<Scalar, N>& model, const Data<Scalar,
 /// Records a failed pivot at body i: status names the body, H⁻¹ is NaN.
 template <class Scalar, int N>
 const MatrixN<Scalar, N>& minverse_aba_fail(MinverseAbaWorkspace<Scalar, N>& ws, int i) noexcept {
-  ws.status = FactorStatus::non_positive_joint_pivot(i);
+  ws.status = FactorStatus::non_positive_joint_pivot(i, "minverse_aba");
   ws.Minv.setConstant(detail::nan<Scalar>());
   return ws.Minv;
 }
@@ -483,7 +483,7 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
   if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
         detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
     return ws.Minv;
-  if (!detail::aba_inertia_outward_pass(model, data, q)) {                           // B1: X_i, IA_i = I_i
+  if (!detail::aba_inertia_outward_pass(model, data, q, "minverse_aba")) {                           // B1: X_i, IA_i = I_i
     ws.status = data.config_status;
     return detail::fill_nan(ws.Minv);
   }

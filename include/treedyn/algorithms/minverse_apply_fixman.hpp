@@ -75,7 +75,7 @@
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"

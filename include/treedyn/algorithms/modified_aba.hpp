@@ -105,7 +105,7 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
                                        const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                        const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
   if (!detail::forward_dynamics_arguments_ok("modified_aba", model, data, q, qd, tau, f_ext)) return data.qdd;
-  if (!detail::aba_outward_pass(model, data, q, qd, f_ext))                       // aba A1–A4
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "modified_aba"))                       // aba A1–A4
     return detail::aba_fail(data, data.config_status);
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
@@ -118,7 +118,7 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
   }
   for (const int i : model.inward_order()) {                                      // M2
     detail::aba_joint_terms(model, data, tau, i);                                 // M3
-    if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i);
+    if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i, "modified_aba");
     if (model.parent(i) != no_parent) {                                           // M4
       const ArticulatedInertia<Scalar> Ia = detail::aba_project_to_parent(model, data, i);  // M5, M6
       detail::add_child_pivot_term(model, data, i, Ia);                           // M7

@@ -26,7 +26,7 @@
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/scalar.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"

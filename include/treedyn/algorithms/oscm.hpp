@@ -245,10 +245,10 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
                                                              OperationalFrames<Scalar>& frames,
                                                              const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
-  if (!aba_inertia_outward_pass(model, data, q)) return oscm_fail(frames, data.config_status);  // O1
+  if (!aba_inertia_outward_pass(model, data, q, "oscm")) return oscm_fail(frames, data.config_status);  // O1
   for (const int i : model.inward_order())                                          // O2–O3, D_i⁻¹ kept
     if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
-      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i));
+      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i, "oscm"));
   frames.status = FactorStatus::success();
   const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
   for (int i = 0; i < model.nbodies(); ++i) {                                        // O4

@@ -29,7 +29,7 @@
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/algorithms/schur_operators.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
@@ -137,7 +137,7 @@ bool oscm_schur_factor(const Model<Scalar, N>& model, Data<Scalar, N>& data, Osc
     const Scalar tol = Scalar(64) * Scalar(model.nbodies()) * std::numeric_limits<Scalar>::epsilon();
     for (int k = 0; k < A.size(t); ++k)
       if (!(A.diag(t)(k, k) > sqrt(tol * ws.tip_scale(k)))) {
-        ws.status = FactorStatus::non_positive_pivot(A.offset(t) + k);
+        ws.status = FactorStatus::non_positive_pivot(A.offset(t) + k, "osim_schur");
         break;
       }
   }

@@ -39,7 +39,7 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
     frames.status = factored;
     for (int k = m - 1; k >= (factored ? 0 : factored.row); --k)  // the pivots ltdl formed, in its order
       if (!(frames.compliance_factor(frames.dense_pattern.row_start(k)) > singular)) {
-        frames.status = FactorStatus::non_positive_pivot(k);
+        frames.status = FactorStatus::non_positive_pivot(k, "osim");
         break;
       }
   }

@@ -98,7 +98,7 @@ const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& d
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::dof_vector_ok(fn, "qdd", model, qdd) && detail::external_forces_ok(fn, model, f_ext)))
     return data.tau;
-  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.tau);  // R3
+  if (!detail::joint_transforms(model, data, q, "rnea")) return detail::fill_nan(data.tau);  // R3
   detail::rnea_given_transforms(model, data, qd, &qdd, f_ext, data.tau);
   return data.tau;
 }
@@ -112,7 +112,7 @@ const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& d
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::external_forces_ok(fn, model, f_ext)))
     return data.C;
-  if (!detail::joint_transforms(model, data, q)) return detail::fill_nan(data.C);  // R3
+  if (!detail::joint_transforms(model, data, q, "bias")) return detail::fill_nan(data.C);  // R3
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
   return data.C;
 }

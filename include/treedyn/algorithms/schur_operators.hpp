@@ -40,7 +40,7 @@
 
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/kernels/sibling_block_ldlt.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
@@ -244,7 +244,7 @@ template <class Scalar, int N, class Dq>
 bool schur_operators(const Model<Scalar, N>& model, Data<Scalar, N>& data, SchurWorkspace<Scalar>& ws,
                      const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::schur_arguments_ok("schur_operators", model, data, ws, q)) return false;
-  if (!detail::joint_transforms(model, data, q)) return false;                    // O1
+  if (!detail::joint_transforms(model, data, q, "schur_operators")) return false;  // O1
   Matrix6<Scalar> V;
   for (int i = 0; i < model.nbodies(); ++i) {
     const std::size_t si = static_cast<std::size_t>(i);

@@ -41,7 +41,7 @@
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 
 namespace treedyn {
 
@@ -98,7 +98,7 @@ FactorStatus block_cyclic_reduction_factor(const BlockTridiagonal<Scalar, B>& A,
                                            BlockCyclicReduction<Scalar, B>& ws) noexcept {
   using Block = typename BlockTridiagonal<Scalar, B>::Block;
   TREEDYN_CHECK(A.sizes() == ws.level(0).sizes(), "block_cyclic_reduction_factor", "ws",
-                "a workspace built for A's block sizes", -1, -1, return FactorStatus::invalid_argument());
+                "a workspace built for A's block sizes", -1, -1, return FactorStatus::invalid_argument("block_cyclic_reduction_factor"));
   for (int i = 0; i < A.blocks(); ++i) {                                          // level 0 = A
     ws.level(0).diag(i) = A.diag(i);
     ws.level(0).lower(i) = A.lower(i);
@@ -109,7 +109,7 @@ FactorStatus block_cyclic_reduction_factor(const BlockTridiagonal<Scalar, B>& A,
     const int m = M.blocks();
     for (int k = 1; k < m; k += 2)                                                // R1
       if (!detail::factor_joint_pivot(M.diag(k)))
-        return FactorStatus::non_positive_pivot(detail::cyclic_offset(ws, l, k));
+        return FactorStatus::non_positive_pivot(detail::cyclic_offset(ws, l, k), "block_cyclic_reduction_factor");
     for (int k = 0; k < m; k += 2) {
       Block& D = next.diag(k / 2);
       D = M.diag(k);
@@ -123,7 +123,7 @@ FactorStatus block_cyclic_reduction_factor(const BlockTridiagonal<Scalar, B>& A,
   }
   BlockTridiagonal<Scalar, B>& last = ws.level(ws.levels() - 1);
   if (last.blocks() == 1 && !detail::factor_joint_pivot(last.diag(0)))           // R4
-    return FactorStatus::non_positive_pivot(0);
+    return FactorStatus::non_positive_pivot(0, "block_cyclic_reduction_factor");
   return FactorStatus::success();
 }
 

@@ -43,7 +43,7 @@
 
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 
 namespace treedyn {
 namespace detail {
@@ -154,7 +154,7 @@ FactorStatus block_tridiagonal_factor(BlockTridiagonal<Scalar, B>& A) noexcept {
       A.lower(i) = T.transpose();                                                 // F5
     }
     if (!detail::factor_joint_pivot(A.diag(i)))                                   // F1, F5
-      return FactorStatus::non_positive_pivot(A.offset(i));
+      return FactorStatus::non_positive_pivot(A.offset(i), "block_tridiagonal_factor");
   }
   return FactorStatus::success();
 }

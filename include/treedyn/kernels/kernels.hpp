@@ -2,7 +2,7 @@
 // The block-tridiagonal and sibling-block kernels of the Schur-complement forms come with treedyn/schur.hpp.
 #pragma once
 
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/kernels/ltdl.hpp"
 #include "treedyn/kernels/ltdl_inverse.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"

@@ -42,7 +42,7 @@
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
@@ -51,10 +51,10 @@ template <class Derived, class Parents>
 FactorStatus ltdl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using Scalar = typename Derived::Scalar;
   const int n = detail::node_count(lambda);
-  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad);
-  if (!detail::shape_ok("ltdl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument();
+  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad, "ltdl");
+  if (!detail::shape_ok("ltdl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument("ltdl");
   for (int k = n - 1; k >= 0; --k) {                                   // T1
-    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
+    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k, "ltdl");
     for (int i = detail::parent_at(lambda, k); i != no_parent;            // T2, T3
          i = detail::parent_at(lambda, i)) {                               // T11
       const Scalar a = A(k, i) / A(k, k);                               // T4

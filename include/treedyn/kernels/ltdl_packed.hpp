@@ -48,7 +48,7 @@
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
@@ -268,13 +268,13 @@ FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& p
   using Scalar = typename DV::Scalar;
   constexpr int push_depth = ltdl_packed_push_depth;
   if (!detail::size_ok("ltdl_packed", "values", values, pattern.nonzeros(), "pattern.nonzeros()"))
-    return FactorStatus::invalid_argument();
+    return FactorStatus::invalid_argument("ltdl_packed");
   Scalar* v = values.derived().data();
   for (int i = pattern.size() - 1; i >= 0; --i) {                           // G1
     Scalar* row_i = v + pattern.row_start(i);
     const int d_i = pattern.row_length(i);
     if (d_i > push_depth) detail::gather_row(v, pattern, i);                // G2–G4
-    if (!detail::pivot_ok(row_i[0])) return FactorStatus::non_positive_pivot(i);  // G5
+    if (!detail::pivot_ok(row_i[0])) return FactorStatus::non_positive_pivot(i, "ltdl_packed");  // G5
     const Scalar inv_d = Scalar(1) / row_i[0];
     const int first_push = d_i > push_depth ? d_i - push_depth : 1;
     for (int t = 1; t < d_i; ++t) {

@@ -47,7 +47,7 @@
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/fwd.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/topology/parent_array.hpp"
 
 namespace treedyn {
@@ -56,10 +56,10 @@ template <class Derived, class Parents>
 FactorStatus ltl(Eigen::MatrixBase<Derived>& A, const Parents& lambda) noexcept {
   using std::sqrt;
   const int n = detail::node_count(lambda);
-  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad);
-  if (!detail::shape_ok("ltl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument();
+  if (const int bad = detail::first_irregular(lambda); bad >= 0) return FactorStatus::invalid_parent_array(bad, "ltl");
+  if (!detail::shape_ok("ltl", "A", A, n, n, "lambda.size()")) return FactorStatus::invalid_argument("ltl");
   for (int k = n - 1; k >= 0; --k) {                                            // S1
-    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k);
+    if (!detail::pivot_ok(A(k, k))) return FactorStatus::non_positive_pivot(k, "ltl");
     A(k, k) = sqrt(A(k, k));                                                    // S2
     for (int j = detail::parent_at(lambda, k); j != no_parent;                     // S3, S4
          j = detail::parent_at(lambda, j)) {                                        // S6

@@ -156,7 +156,7 @@ template <class Scalar, int B>
 FactorStatus sibling_block_ldlt(SiblingBlockMatrix<Scalar, B>& A) noexcept {
   using Block = typename SiblingBlockMatrix<Scalar, B>::Block;
   for (int i = A.blocks() - 1; i >= 0; --i) {                                     // E1
-    if (!detail::factor_joint_pivot(A.diag(i))) return FactorStatus::non_positive_pivot(A.offset(i));  // E2
+    if (!detail::factor_joint_pivot(A.diag(i))) return FactorStatus::non_positive_pivot(A.offset(i), "sibling_block_ldlt");  // E2
     const int r = A.neighbours(i);
     for (int kb = 0; kb < r; ++kb) {
       Block T = A.coupling(i, kb);                                                // E3: T_b = Δ_i⁻¹ A_{i,b}

@@ -14,7 +14,7 @@
 
 #include "treedyn/detail/joint_pivot.hpp"
 #include "treedyn/detail/storage.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/articulated_inertia.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"

@@ -48,7 +48,7 @@
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/detail/check.hpp"
-#include "treedyn/kernels/factor_status.hpp"
+#include "treedyn/status.hpp"
 #include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 
@@ -63,7 +63,7 @@ struct BatchStatus {
   [[nodiscard]] constexpr bool ok() const noexcept { return failures == 0 && first_status.ok(); }
   constexpr explicit operator bool() const noexcept { return ok(); }
   /// A size check failed and the check handler returned: nothing was computed.
-  static constexpr BatchStatus invalid_argument() noexcept { return {0, -1, FactorStatus::invalid_argument()}; }
+  static constexpr BatchStatus invalid_argument() noexcept { return {0, -1, FactorStatus::invalid_argument("BatchRunner")}; }
 };
 
 /// The states [begin, end) of thread t of `threads` in a batch of n: contiguous, sizes differing by ≤ 1.

@@ -35,8 +35,8 @@ void set_column6(Eigen::MatrixBase<Derived>& M, Eigen::Index c, const Vector6<ty
 /// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq, class Dv, class Fext>
 bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-                      const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext) noexcept {
-  if (!joint_transforms(model, data, q)) return false;                           // A3
+                      const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext, const char* call) noexcept {
+  if (!joint_transforms(model, data, q, call)) return false;                     // A3
   for (int i = 0; i < model.nbodies(); ++i) {
     Motion<Scalar> vJ;
     with_joint_kind<fits_free_joint<N, Dv::SizeAtCompileTime>>(model.joint(i), [&](auto kind) {  // A3
@@ -213,8 +213,8 @@ ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, 
 /// (data.config_status set) for a zero or non-finite quaternion.
 template <class Scalar, int N, class Dq>
 bool aba_inertia_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                              const Eigen::MatrixBase<Dq>& q) noexcept {
-  if (!joint_transforms(model, data, q)) return false;                           // A3
+                              const Eigen::MatrixBase<Dq>& q, const char* call) noexcept {
+  if (!joint_transforms(model, data, q, call)) return false;                     // A3
   for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));  // A4
   return true;
 }
@@ -392,8 +392,8 @@ const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, const FactorStatus& wh
 
 /// Records a failed pivot at body i: status names the body, q̈ is NaN.
 template <class Scalar, int N>
-const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i) noexcept {
-  return aba_fail(data, FactorStatus::non_positive_joint_pivot(i));
+const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, int i, const char* call) noexcept {
+  return aba_fail(data, FactorStatus::non_positive_joint_pivot(i, call));
 }
 
 }  // namespace treedyn::detail

@@ -68,11 +68,11 @@ bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>&
 /// quaternion is zero or not finite. Out of line: the loop over 1-DoF joints stays as small as it was.
 template <class Scalar, int N, class Dq>
 TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                const Eigen::MatrixBase<Dq>& q, int i) noexcept {
+                                                const Eigen::MatrixBase<Dq>& q, int i, const char* call) noexcept {
   const Joint<Scalar>& joint = model.joint(i);
   const auto qi = q.segment(model.q_offset(i), joint.nq());
   if (!joint.configuration_ok(qi)) {
-    data.config_status = FactorStatus::invalid_configuration(i);
+    data.config_status = FactorStatus::invalid_configuration(i, call);
     return false;
   }
   data.Xup[i] = joint.transform(qi) * model.tree_transform(i);
@@ -84,12 +84,13 @@ TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, D
 /// names the body and false is returned (the caller sets its outputs to NaN). A nonzero quaternion is
 /// normalised on use (joint.hpp). On success data.config_status is success.
 template <class Scalar, int N, class Dq>
-bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q) noexcept {
+bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+                      const char* call) noexcept {
   for (int i = 0; i < model.nbodies(); ++i) {
     const JointPlacement<Scalar>& placement = model.joint_placement(i);
     if (placement.is_one_dof()) {
       data.Xup[i] = placement.transform(q(model.q_offset(i)));  // XJ(q_i) X_T(i), folded
-    } else if (!multi_dof_joint_transform(model, data, q, i)) {
+    } else if (!multi_dof_joint_transform(model, data, q, i, call)) {
       return false;
     }
   }

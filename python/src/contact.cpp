@@ -299,32 +299,15 @@ void bind_geometry(py::module_& m) {
 }
 
 void bind_statuses(py::module_& m) {
-  py::enum_<LcpCode>(m, "LcpCode", "How an LCP solve ended (LcpStatus.code).")
-      .value("solved", LcpCode::solved)
-      .value("ray_termination", LcpCode::ray_termination,
-             "no positive pivot: for copositive-plus M (e.g. positive semi-definite) the LCP has no solution")
-      .value("pivot_cap", LcpCode::pivot_cap, "the pivot cap was reached (only round-off can cause it)")
-      .value("non_finite_input", LcpCode::non_finite_input, "M or q has a NaN or an infinity (z is NaN)")
-      .value("invalid_argument", LcpCode::invalid_argument)
-      .value("bilateral_not_positive_definite", LcpCode::bilateral_not_positive_definite,
-             "G_bb of the bilateral rows is not positive definite (row: the failed pivot)");
-  py::class_<LcpReport>(m, "LcpStatus",
-                        "Status of an LCP: code (LcpCode), pivots (Lemke's pivots), residual = max_i |min(w_i, z_i)|\n"
-                        "of w = M z + q recomputed from M and q, row (the bilateral row of a failed pivot, else -1).")
-      .def_readonly("code", &LcpReport::code, "LcpCode")
+  py::class_<LcpReport, Status>(m, "LcpStatus",
+                                "Status of an LCP (a Status: code, row, call, ok): pivots (Lemke's pivots) and\n"
+                                "residual = max_i |min(w_i, z_i)| of w = M z + q recomputed from M and q. row: the\n"
+                                "bilateral row of a failed pivot (code non_positive_pivot), else -1.")
       .def_readonly("pivots", &LcpReport::pivots, "Lemke's pivots")
       .def_readonly("residual", &LcpReport::residual, "max_i |min(w_i, z_i)| of the z returned")
-      .def_readonly("row", &LcpReport::row, "bilateral row of a failed pivot, -1 otherwise")
-      .def_property_readonly("ok", &LcpReport::ok, "True when solved")
-      .def("__bool__", &LcpReport::ok)
       .def("__repr__", [](const LcpReport& s) {
-        return "LcpStatus(" + text(py::cast(s.code)) + ", pivots=" + std::to_string(s.pivots) + ")";
+        return "LcpStatus(" + to_string(s) + ", pivots=" + std::to_string(s.pivots) + ")";
       });
-  py::enum_<StepCode>(m, "ContactStepCode", "How contact_step ended.")
-      .value("solved", StepCode::solved)
-      .value("invalid_argument", StepCode::invalid_argument)
-      .value("dynamics_failed", StepCode::dynamics_failed, "a joint pivot of ABA / OSCM or the configuration failed")
-      .value("lcp_failed", StepCode::lcp_failed, "the LCP of `phase` failed (see lcp)");
   py::enum_<StepPhase>(m, "ContactStepPhase", "The LCP phase of a contact step.")
       .value("none", StepPhase::none)
       .value("compression", StepPhase::compression)
@@ -333,22 +316,20 @@ void bind_statuses(py::module_& m) {
   py::enum_<ContactPhase>(m, "ContactPhase", "Whether a contact collided in the last step.")
       .value("contact", ContactPhase::contact)
       .value("collision", ContactPhase::collision);
-  py::class_<StepReport>(m, "ContactStepStatus",
-                         "Status of contact_step: code (ContactStepCode), phase (the LCP that failed, none when\n"
-                         "solved), lcp (LcpStatus of that LCP, or of the time step's when solved), dynamics\n"
-                         "(FactorStatus of ABA / OSCM), contacts (n_u), collisions (contacts in phase collision),\n"
-                         "lcp_size (n_b + n_u (n_f + 2) of the last LCP solved, Jain's Table 2 count).")
-      .def_readonly("code", &StepReport::code, "ContactStepCode")
+  py::class_<StepReport, Status>(m, "ContactStepStatus",
+                                 "Status of contact_step (a Status: code success, invalid_argument, dynamics_failed\n"
+                                 "or lcp_failed): phase (the LCP that failed, none when solved), lcp (LcpStatus of\n"
+                                 "that LCP, or of the time step's when solved), dynamics (Status of ABA / OSCM),\n"
+                                 "contacts (n_u), collisions (contacts in phase collision), lcp_size\n"
+                                 "(n_b + n_u (n_f + 2) of the last LCP solved, Jain's Table 2 count).")
       .def_readonly("phase", &StepReport::phase, "ContactStepPhase of the LCP that failed (none when solved)")
       .def_readonly("lcp", &StepReport::lcp, "LcpStatus of that LCP (the time step's when solved)")
-      .def_readonly("dynamics", &StepReport::dynamics, "FactorStatus of ABA / OSCM")
+      .def_readonly("dynamics", &StepReport::dynamics, "Status of ABA / OSCM")
       .def_readonly("contacts", &StepReport::contacts, "contacts in the step (n_u)")
       .def_readonly("collisions", &StepReport::collisions, "contacts that took part in a collision")
       .def_readonly("lcp_size", &StepReport::lcp_size, "n_b + n_u (n_f + 2) of the last LCP solved")
-      .def_property_readonly("ok", &StepReport::ok, "True when solved")
-      .def("__bool__", &StepReport::ok)
       .def("__repr__", [](const StepReport& s) {
-        return "ContactStepStatus(" + text(py::cast(s.code)) + ", contacts=" + std::to_string(s.contacts) +
+        return "ContactStepStatus(" + to_string(s) + ", contacts=" + std::to_string(s.contacts) +
                ", collisions=" + std::to_string(s.collisions) + ")";
       });
 }

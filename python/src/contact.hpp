@@ -137,35 +137,28 @@ auto as_value_error(const char* call, Setup setup) {
 
 // ---- statuses (scalar-free copies for Python) ----
 
-using LcpCode = ContactLcpStatus<double>::Code;
-using StepCode = ContactStepStatus<double>::Code;
 using StepPhase = ContactStepStatus<double>::Phase;
 
-struct LcpReport {
-  LcpCode code = LcpCode::solved;
+/// An LcpStatus with its scalar residual as a double: the same report from both scalars.
+struct LcpReport : Status {
   int pivots = 0;
   double residual = 0;
-  int row = -1;
-  [[nodiscard]] bool ok() const noexcept { return code == LcpCode::solved; }
 };
 
 template <class S>
-LcpReport lcp_report(const ContactLcpStatus<S>& s) {  // the same template in both scalars: same enumerators
-  return {static_cast<LcpCode>(static_cast<int>(s.code)), s.pivots, static_cast<double>(s.residual), s.row};
+LcpReport lcp_report(const LcpStatus<S>& s) {
+  LcpReport r;
+  static_cast<Status&>(r) = s;
+  r.pivots = s.pivots;
+  r.residual = static_cast<double>(s.residual);
+  return r;
 }
 
-template <class S>
-LcpReport lcp_report(const LcpStatus<S>& s) {  // lemke's codes are the first five of contact_lcp's, in order
-  return {static_cast<LcpCode>(static_cast<int>(s.code)), s.pivots, static_cast<double>(s.residual), -1};
-}
-
-struct StepReport {
-  StepCode code = StepCode::solved;
+struct StepReport : Status {
   StepPhase phase = StepPhase::none;
   LcpReport lcp;
-  FactorStatus dynamics;
+  Status dynamics;
   int contacts = 0, collisions = 0, lcp_size = 0;
-  [[nodiscard]] bool ok() const noexcept { return code == StepCode::solved; }
 };
 
 // ---- workspaces ----
@@ -209,7 +202,7 @@ template <class S>
 StepReport step_report(const StepOf<S>& of) {
   const auto& s = of.ws.status();
   StepReport r;
-  r.code = static_cast<StepCode>(static_cast<int>(s.code));
+  static_cast<Status&>(r) = s;
   r.phase = static_cast<StepPhase>(static_cast<int>(s.phase));
   r.lcp = lcp_report(s.lcp);
   r.dynamics = s.dynamics;

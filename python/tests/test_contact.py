@@ -124,7 +124,7 @@ def test_lemke_solves_a_random_positive_definite_lcp(dtype):
     M = A @ A.T + n * np.eye(n)
     q = rng.normal(size=n) * 5
     z, w, status = treedyn.lemke(M.astype(dtype), q.astype(dtype))
-    assert status.ok and status.code == treedyn.LcpCode.solved and status.pivots > 0
+    assert status.ok and status.code == treedyn.StatusCode.success and status.pivots > 0
     assert z.dtype == dtype and w.dtype == dtype
     scale = np.abs(M).max() * np.abs(np.linalg.solve(M, q)).max()
     lcp_check(M, q, z.astype(np.float64), w.astype(np.float64), 1e3 * eps(dtype) * np.linalg.cond(M) * scale)

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -203,8 +204,10 @@ TEST_CASE("bilateral rows are eliminated exactly; a singular G_bb is reported wi
   const MatrixX G_bb2 = MatrixX::Constant(2, 2, 1.0 / m);  // the same row twice: singular
   const VectorX v_b2 = VectorX::Constant(2, 0.7);
   const ContactLcpStatus<double>& s = contact_lcp(ws, contacts, G, v, G_bu2, G_bb2, v_b2);
-  CHECK(s.code == ContactLcpStatus<double>::Code::bilateral_not_positive_definite);
+  CHECK(s.code == ContactLcpStatus<double>::Code::non_positive_pivot);
   CHECK(s.row == 1);
+  CHECK(!s.names_body());
+  CHECK(std::string(s.call) == "contact_lcp");
 }
 
 TEST_CASE("contact_lcp: sizes are checked", "[contact]") {

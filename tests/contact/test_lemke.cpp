@@ -100,7 +100,7 @@ TEMPLATE_TEST_CASE("lemke solves random monotone LCPs of sizes 1 to 60", "[lemke
       const VectorX<double> q = rng.matrix<double>(n, 1);
       INFO("n = " << n << ", rank = " << rank);
       const LcpStatus<TestType>& s = solve(ws, M, q);
-      REQUIRE(s.code == LcpStatus<TestType>::Code::solved);
+      REQUIRE(s.code == LcpStatus<TestType>::Code::success);
       REQUIRE(ws.size() == n);
       const VectorX<double> z = ws.z().template cast<double>();
       const double kappa = basis_condition(M, z);
@@ -192,7 +192,7 @@ TEST_CASE("lemke on degenerate LCPs: the lexicographic rule terminates where the
     q << 1, -1, -1, -1;
     CHECK(lemke(plain, M, q).code == Code::pivot_cap);
     const LcpStatus<double>& s = lemke(lex, M, q);
-    REQUIRE(s.code == Code::solved);
+    REQUIRE(s.code == Code::success);
     CHECK(s.pivots == 5);
     CHECK(s.residual == 0.0);
     const std::vector<VectorX<double>> all = enumerate_solutions(M, q);
@@ -225,7 +225,7 @@ TEST_CASE("lemke on degenerate LCPs: the lexicographic rule terminates where the
       ++infeasible;
       continue;
     }
-    REQUIRE(s.code == Code::solved);
+    REQUIRE(s.code == Code::success);
     CHECK(s.residual <= 1e-12);
     bool listed = false;
     for (const VectorX<double>& z : all) listed = listed || (z - lex.z()).cwiseAbs().maxCoeff() < 1e-9;

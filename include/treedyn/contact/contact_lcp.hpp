@@ -46,107 +46,102 @@
 
 namespace treedyn {
 
-/// How contact_lcp ended.
+/// How contact_lcp ended: an LcpStatus (lemke's codes, its pivots and residual on the reduced LCP), with
+/// non_positive_pivot at `row` when the bilateral block G_bb is not positive definite (C2).
 template <class Scalar>
-struct ContactLcpStatus {
-  /// solved and the failures of lemke (ray_termination, pivot_cap, non_finite_input), invalid_argument (a
-  /// size check failed and the handler returned) and bilateral_not_positive_definite (G_bb, at `row`).
-  enum class Code { solved, ray_termination, pivot_cap, non_finite_input, invalid_argument, bilateral_not_positive_definite };
-  Code code = Code::solved;
-  int row = -1;                   ///< the bilateral row whose pivot failed
-  int pivots = 0;                 ///< Lemke's pivots
-  Scalar residual = Scalar(0);    ///< Lemke's residual max |min(w, z)| on the reduced LCP
-  [[nodiscard]] bool ok() const noexcept { return code == Code::solved; }
-};
+using ContactLcpStatus = LcpStatus<Scalar>;
 
+/// Everything contact_lcp writes, sized once for up to max_contacts contacts of up to
+/// max_friction_directions directions and max_bilateral bilateral rows. A plain struct like every workspace
+/// of the library: the steps C1–C5 write its fields; the member functions read the last problem's part of
+/// the capacity-sized buffers (n_u contacts, n_b rows).
 template <class Scalar>
-class ContactLcpWorkspace {
- public:
+struct ContactLcpWorkspace {
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
 
-  ContactLcpWorkspace(int max_contacts, int max_friction_directions = 4, int max_bilateral = 0)
-      : max_contacts_(max_contacts), max_nf_(max_friction_directions), max_bilateral_(max_bilateral),
-        D_(3, max_contacts * (max_friction_directions + 1)),
-        GD_(3, max_friction_directions + 1),
-        G_(3 * max_contacts, 3 * max_contacts),
-        v_(3 * max_contacts),
-        L_bb_(max_bilateral, max_bilateral),
-        X_(max_bilateral, 3 * max_contacts + 1),
-        M_(max_contacts * (max_friction_directions + 2), max_contacts * (max_friction_directions + 2)),
-        q_(max_contacts * (max_friction_directions + 2)),
-        lemke_(max_contacts * (max_friction_directions + 2)),
-        impulse_(Vector::Zero(3 * max_contacts)),
-        p_b_(Vector::Zero(max_bilateral)),
-        velocity_(Vector::Zero(3 * max_contacts)),
-        beta_(Vector::Zero(max_contacts * (max_friction_directions + 1))),
-        sigma_(Vector::Zero(max_contacts)),
-        offset_(static_cast<std::size_t>(max_contacts) + 1, 0) {}
+  ContactLcpWorkspace(int contact_capacity, int direction_capacity = 4, int bilateral_capacity = 0)
+      : max_contacts(contact_capacity), max_friction_directions(direction_capacity), max_bilateral(bilateral_capacity),
+        directions(3, contact_capacity * (direction_capacity + 1)),
+        directions_product(3, direction_capacity + 1),
+        schur(3 * contact_capacity, 3 * contact_capacity),
+        schur_velocity(3 * contact_capacity),
+        bilateral_factor(bilateral_capacity, bilateral_capacity),
+        bilateral_solve(bilateral_capacity, 3 * contact_capacity + 1),
+        lcp_matrix(contact_capacity * (direction_capacity + 2), contact_capacity * (direction_capacity + 2)),
+        lcp_vector(contact_capacity * (direction_capacity + 2)),
+        lemke(contact_capacity * (direction_capacity + 2)),
+        impulses(Vector::Zero(3 * contact_capacity)),
+        bilateral_impulses(Vector::Zero(bilateral_capacity)),
+        velocities(Vector::Zero(3 * contact_capacity)),
+        betas(Vector::Zero(contact_capacity * (direction_capacity + 1))),
+        sliding_speeds(Vector::Zero(contact_capacity)),
+        beta_offset(static_cast<std::size_t>(contact_capacity) + 1, 0) {}
 
-  [[nodiscard]] int contacts() const noexcept { return n_u_; }
-  [[nodiscard]] int bilateral() const noexcept { return n_b_; }
+  [[nodiscard]] int contacts() const noexcept { return n_u; }
+  [[nodiscard]] int bilateral() const noexcept { return n_b; }
   /// n_b + n_u (n_f + 2): the size of eq. 53 (the LCP solved is n_u (n_f + 2) after eliminating p_b).
-  [[nodiscard]] int lcp_size() const noexcept { return n_b_ + nz_; }
+  [[nodiscard]] int lcp_size() const noexcept { return n_b + nz; }
   /// F_u = D̄ β: the linear impulse on body A at each contact (−F_u on B), 3 per contact, world frame.
-  [[nodiscard]] auto impulse() const noexcept { return impulse_.head(3 * n_u_); }
+  [[nodiscard]] auto impulse() const noexcept { return impulses.head(3 * n_u); }
   /// F_n,i: the normal impulse of contact i.
-  [[nodiscard]] Scalar normal_impulse(int i) const noexcept { return beta_(offset_[idx(i)]); }
+  [[nodiscard]] Scalar normal_impulse(int i) const noexcept { return betas(beta_offset[idx(i)]); }
   /// β_i: the normal impulse followed by the n_f friction coefficients of contact i.
   [[nodiscard]] auto beta(int i) const noexcept {
-    return beta_.segment(offset_[idx(i)], offset_[idx(i) + 1] - offset_[idx(i)]);
+    return betas.segment(beta_offset[idx(i)], beta_offset[idx(i) + 1] - beta_offset[idx(i)]);
   }
   /// σ_i: the sliding speed of contact i (0 when it sticks).
-  [[nodiscard]] Scalar sliding_speed(int i) const noexcept { return sigma_(i); }
+  [[nodiscard]] Scalar sliding_speed(int i) const noexcept { return sliding_speeds(i); }
   /// p_b: the bilateral impulses.
-  [[nodiscard]] auto bilateral_impulse() const noexcept { return p_b_.head(n_b_); }
+  [[nodiscard]] auto bilateral_impulse() const noexcept { return bilateral_impulses.head(n_b); }
   /// v_u⁺: the relative contact velocities after the impulses.
-  [[nodiscard]] auto velocity() const noexcept { return velocity_.head(3 * n_u_); }
-  [[nodiscard]] const ContactLcpStatus<Scalar>& status() const noexcept { return status_; }
+  [[nodiscard]] auto velocity() const noexcept { return velocities.head(3 * n_u); }
+  [[nodiscard]] const ContactLcpStatus<Scalar>& status() const noexcept { return last_status; }
   /// Lemke's workspace (its cap and tie rule may be set).
-  LemkeWorkspace<Scalar>& lemke_workspace() noexcept { return lemke_; }
+  LemkeWorkspace<Scalar>& lemke_workspace() noexcept { return lemke; }
+
+  int max_contacts, max_friction_directions, max_bilateral;  ///< the capacity
+  Matrix directions;           ///< C1: the D̄_i side by side, 3 × Σ (n_f,i + 1)
+  Matrix directions_product;   ///< C3: G_ij D̄_j
+  Matrix schur;                ///< C2: the Schur complement G (G_uu when n_b = 0)
+  Vector schur_velocity;       ///< C2: v
+  Matrix bilateral_factor;     ///< C2: the Cholesky factor of G_bb
+  Matrix bilateral_solve;      ///< C2: G_bb⁻¹ [G_bu, v_b]
+  Matrix lcp_matrix;           ///< C3: the LCP's matrix
+  Vector lcp_vector;           ///< C3: the LCP's vector
+  LemkeWorkspace<Scalar> lemke;  ///< C4
+  Vector impulses;             ///< C5: F_u (impulse())
+  Vector bilateral_impulses;   ///< C5: p_b (bilateral_impulse())
+  Vector velocities;           ///< C5: v_u⁺ (velocity())
+  Vector betas;                ///< C5: β (beta(i))
+  Vector sliding_speeds;       ///< C5: σ (sliding_speed(i))
+  std::vector<int> beta_offset;  ///< C1: the first β entry of each contact, then Σ (n_f,i + 1)
+  int n_u = 0, n_b = 0, nz = 0;  ///< the last problem: contacts, bilateral rows, unknowns of the reduced LCP
+  ContactLcpStatus<Scalar> last_status;  ///< status()
 
  private:
   static std::size_t idx(int i) noexcept { return static_cast<std::size_t>(i); }
-
-  template <class S, class DG, class DV, class DGbu, class DGbb, class DVb>
-  friend const ContactLcpStatus<S>& contact_lcp(ContactLcpWorkspace<S>&, const std::vector<Contact<S>>&,
-                                                const Eigen::MatrixBase<DG>&, const Eigen::MatrixBase<DV>&,
-                                                const Eigen::MatrixBase<DGbu>&, const Eigen::MatrixBase<DGbb>&,
-                                                const Eigen::MatrixBase<DVb>&) noexcept;
-
-  int max_contacts_, max_nf_, max_bilateral_;
-  Matrix D_;          // C1: the D̄_i side by side, 3 × Σ (n_f,i + 1)
-  Matrix GD_;         // C3: G_ij D̄_j
-  Matrix G_;          // C2: the Schur complement G
-  Vector v_;          // C2: v
-  Matrix L_bb_;       // C2: the Cholesky factor of G_bb
-  Matrix X_;          // C2: G_bb⁻¹ [G_bu, v_b]
-  Matrix M_;          // C3
-  Vector q_;          // C3
-  LemkeWorkspace<Scalar> lemke_;
-  Vector impulse_, p_b_, velocity_, beta_, sigma_;
-  std::vector<int> offset_;  // first β entry of each contact
-  int n_u_ = 0, n_b_ = 0, nz_ = 0;
-  ContactLcpStatus<Scalar> status_;
 };
 
-/// Solves eq. 53 with bilateral rows (labels C1–C5 of the file comment); returns ws.status().
+namespace detail {
+
+/// The entry checks of contact_lcp: sizes fit the workspace and one another, friction directions even and
+/// within the workspace. False (ws.last_status invalid_argument) when one fails and the handler returns.
 template <class Scalar, class DG, class DV, class DGbu, class DGbb, class DVb>
-const ContactLcpStatus<Scalar>& contact_lcp(ContactLcpWorkspace<Scalar>& ws, const std::vector<Contact<Scalar>>& contacts,
-                                            const Eigen::MatrixBase<DG>& G_uu, const Eigen::MatrixBase<DV>& v_u,
-                                            const Eigen::MatrixBase<DGbu>& G_bu, const Eigen::MatrixBase<DGbb>& G_bb,
-                                            const Eigen::MatrixBase<DVb>& v_b) noexcept {
-  using Status = ContactLcpStatus<Scalar>;
+bool contact_lcp_arguments_ok(ContactLcpWorkspace<Scalar>& ws, const std::vector<Contact<Scalar>>& contacts,
+                              const Eigen::MatrixBase<DG>& G_uu, const Eigen::MatrixBase<DV>& v_u,
+                              const Eigen::MatrixBase<DGbu>& G_bu, const Eigen::MatrixBase<DGbb>& G_bb,
+                              const Eigen::MatrixBase<DVb>& v_b) noexcept {
+  using Result = ContactLcpStatus<Scalar>;
   const int n_u = static_cast<int>(contacts.size()), n_b = static_cast<int>(v_b.size());
-  const auto invalid = [&ws]() -> const Status& {
-    ws.status_ = Status{};
-    ws.status_.code = Status::Code::invalid_argument;
-    return ws.status_;
+  const auto invalid = [&ws] {
+    ws.last_status = Result::ended(Result::Code::invalid_argument, "contact_lcp");
+    return false;
   };
-  TREEDYN_CHECK(n_u <= ws.max_contacts_, "contact_lcp", "contacts", "at most the workspace's max_contacts",
-                ws.max_contacts_, n_u, return invalid());
-  TREEDYN_CHECK(n_b <= ws.max_bilateral_, "contact_lcp", "v_b", "at most the workspace's max_bilateral",
-                ws.max_bilateral_, n_b, return invalid());
+  TREEDYN_CHECK(n_u <= ws.max_contacts, "contact_lcp", "contacts", "at most the workspace's max_contacts",
+                ws.max_contacts, n_u, return invalid());
+  TREEDYN_CHECK(n_b <= ws.max_bilateral, "contact_lcp", "v_b", "at most the workspace's max_bilateral",
+                ws.max_bilateral, n_b, return invalid());
   TREEDYN_CHECK(G_uu.rows() == 3 * n_u && G_uu.cols() == 3 * n_u, "contact_lcp", "G_uu", "3 contacts.size() square",
                 3 * n_u, G_uu.rows(), return invalid());
   TREEDYN_CHECK(v_u.size() == 3 * n_u, "contact_lcp", "v_u", "3 contacts.size()", 3 * n_u, v_u.size(), return invalid());
@@ -154,57 +149,82 @@ const ContactLcpStatus<Scalar>& contact_lcp(ContactLcpWorkspace<Scalar>& ws, con
                 n_b, G_bu.rows(), return invalid());
   TREEDYN_CHECK(G_bb.rows() == n_b && G_bb.cols() == n_b, "contact_lcp", "G_bb", "v_b.size() square", n_b, G_bb.rows(),
                 return invalid());
+  for (const Contact<Scalar>& c : contacts) {
+    const int nf = c.friction_directions;
+    TREEDYN_CHECK(nf >= 2 && nf % 2 == 0 && nf <= ws.max_friction_directions, "contact_lcp", "contacts",
+                  "friction_directions even, >= 2 and at most the workspace's maximum", ws.max_friction_directions, nf,
+                  return invalid());
+  }
+  return true;
+}
+
+/// C1: D̄_i of every contact side by side in ws.directions, their offsets in ws.beta_offset; sets n_u, n_b, nz.
+template <class Scalar>
+void contact_lcp_directions(ContactLcpWorkspace<Scalar>& ws, const std::vector<Contact<Scalar>>& contacts,
+                            int n_b) noexcept {
+  const int n_u = static_cast<int>(contacts.size());
   int nbeta = 0;
-  for (int i = 0; i < n_u; ++i) {                                   // C1
+  for (int i = 0; i < n_u; ++i) {
     const int nf = contacts[static_cast<std::size_t>(i)].friction_directions;
-    TREEDYN_CHECK(nf >= 2 && nf % 2 == 0 && nf <= ws.max_nf_, "contact_lcp", "contacts",
-                  "friction_directions even, >= 2 and at most the workspace's maximum", ws.max_nf_, nf, return invalid());
-    ws.offset_[static_cast<std::size_t>(i)] = nbeta;
-    auto D_i = ws.D_.middleCols(nbeta, nf + 1);
+    ws.beta_offset[static_cast<std::size_t>(i)] = nbeta;
+    auto D_i = ws.directions.middleCols(nbeta, nf + 1);
     friction_directions(contacts[static_cast<std::size_t>(i)], D_i);
     nbeta += nf + 1;
   }
-  ws.offset_[static_cast<std::size_t>(n_u)] = nbeta;
-  ws.n_u_ = n_u;
-  ws.n_b_ = n_b;
-  ws.nz_ = nbeta + n_u;
-  ws.status_ = Status{};
+  ws.beta_offset[static_cast<std::size_t>(n_u)] = nbeta;
+  ws.n_u = n_u;
+  ws.n_b = n_b;
+  ws.nz = nbeta + n_u;
+}
 
-  auto G = ws.G_.topLeftCorner(3 * n_u, 3 * n_u);                   // C2
-  auto v = ws.v_.head(3 * n_u);
+/// C2: G = G_uu − G_ub G_bb⁻¹ G_bu and v = v_u − G_ub G_bb⁻¹ v_b into ws.schur, ws.schur_velocity, with
+/// G_bb⁻¹ [G_bu, v_b] kept for C5. False (ws.last_status non_positive_pivot at the row) when G_bb has a
+/// pivot not above 100·n_b·ε times its diagonal entry: singular up to round-off (e.g. a repeated row).
+template <class Scalar, class DG, class DV, class DGbu, class DGbb, class DVb>
+bool contact_lcp_eliminate_bilateral(ContactLcpWorkspace<Scalar>& ws, const Eigen::MatrixBase<DG>& G_uu,
+                                     const Eigen::MatrixBase<DV>& v_u, const Eigen::MatrixBase<DGbu>& G_bu,
+                                     const Eigen::MatrixBase<DGbb>& G_bb, const Eigen::MatrixBase<DVb>& v_b) noexcept {
+  const int n_u = ws.n_u, n_b = ws.n_b;
+  auto G = ws.schur.topLeftCorner(3 * n_u, 3 * n_u);
+  auto v = ws.schur_velocity.head(3 * n_u);
   G = G_uu;
   v = v_u;
-  auto L = ws.L_bb_.topLeftCorner(n_b, n_b);
-  auto X = ws.X_.topLeftCorner(n_b, 3 * n_u + 1);
-  if (n_b > 0) {
-    L = G_bb;
-    // a pivot below n_b·1e2·ε of its diagonal entry: G_bb is singular up to round-off (redundant rows)
-    const Scalar relative = Scalar(100 * n_b) * detail::epsilon<Scalar>();
-    const Eigen::Index failed = detail::cholesky_failed_row<true>(L, relative);
-    if (failed >= 0) {
-      ws.status_.code = Status::Code::bilateral_not_positive_definite;
-      ws.status_.row = static_cast<int>(failed);
-      return ws.status_;
-    }
-    X.leftCols(3 * n_u) = G_bu;
-    X.col(3 * n_u) = v_b;
-    detail::solve_joint_pivot(L, X);                               // G_bb⁻¹ [G_bu, v_b]
-    G.noalias() -= G_bu.transpose().lazyProduct(X.leftCols(3 * n_u));
-    v.noalias() -= G_bu.transpose().lazyProduct(X.col(3 * n_u));
+  if (n_b == 0) return true;
+  auto L = ws.bilateral_factor.topLeftCorner(n_b, n_b);
+  auto X = ws.bilateral_solve.topLeftCorner(n_b, 3 * n_u + 1);
+  L = G_bb;
+  const Scalar relative = Scalar(100 * n_b) * detail::epsilon<Scalar>();
+  const Eigen::Index failed = detail::cholesky_failed_row<true>(L, relative);
+  if (failed >= 0) {
+    static_cast<Status&>(ws.last_status) = Status::non_positive_pivot(static_cast<int>(failed), "contact_lcp");
+    return false;
   }
+  X.leftCols(3 * n_u) = G_bu;
+  X.col(3 * n_u) = v_b;
+  detail::solve_joint_pivot(L, X);                                  // G_bb⁻¹ [G_bu, v_b]
+  G.noalias() -= G_bu.transpose().lazyProduct(X.leftCols(3 * n_u));
+  v.noalias() -= G_bu.transpose().lazyProduct(X.col(3 * n_u));
+  return true;
+}
 
-  const int nz = ws.nz_;                                            // C3
-  auto M = ws.M_.topLeftCorner(nz, nz);
-  auto q = ws.q_.head(nz);
+/// C3: the LCP of eqs. 12–16 in (β, σ) into ws.lcp_matrix, ws.lcp_vector (the file comment's block form).
+template <class Scalar>
+void contact_lcp_assemble(ContactLcpWorkspace<Scalar>& ws, const std::vector<Contact<Scalar>>& contacts) noexcept {
+  const int n_u = ws.n_u, nz = ws.nz, nbeta = nz - n_u;
+  const auto G = ws.schur.topLeftCorner(3 * n_u, 3 * n_u);
+  const auto v = ws.schur_velocity.head(3 * n_u);
+  auto M = ws.lcp_matrix.topLeftCorner(nz, nz);
+  auto q = ws.lcp_vector.head(nz);
   M.setZero();
   q.setZero();
+  const auto offset = [&ws](int i) { return ws.beta_offset[static_cast<std::size_t>(i)]; };
   for (int i = 0; i < n_u; ++i) {
-    const int oi = ws.offset_[static_cast<std::size_t>(i)], ni = ws.offset_[static_cast<std::size_t>(i) + 1] - oi;
-    const auto D_i = ws.D_.middleCols(oi, ni);
+    const int oi = offset(i), ni = offset(i + 1) - oi;
+    const auto D_i = ws.directions.middleCols(oi, ni);
     for (int j = 0; j < n_u; ++j) {
-      const int oj = ws.offset_[static_cast<std::size_t>(j)], nj = ws.offset_[static_cast<std::size_t>(j) + 1] - oj;
-      auto GD = ws.GD_.leftCols(nj);                                // G_ij D̄_j, then D̄_iᵀ (G_ij D̄_j)
-      GD.noalias() = G.block(3 * i, 3 * j, 3, 3).lazyProduct(ws.D_.middleCols(oj, nj));
+      const int oj = offset(j), nj = offset(j + 1) - oj;
+      auto GD = ws.directions_product.leftCols(nj);                 // G_ij D̄_j, then D̄_iᵀ (G_ij D̄_j)
+      GD.noalias() = G.block(3 * i, 3 * j, 3, 3).lazyProduct(ws.directions.middleCols(oj, nj));
       M.block(oi, oj, ni, nj).noalias() = D_i.transpose().lazyProduct(GD);
     }
     q.segment(oi, ni).noalias() = D_i.transpose().lazyProduct(v.segment(3 * i, 3));
@@ -212,37 +232,48 @@ const ContactLcpStatus<Scalar>& contact_lcp(ContactLcpWorkspace<Scalar>& ws, con
     M(nbeta + i, oi) = contacts[static_cast<std::size_t>(i)].mu;    // Ē_i = [μ_i, −eᵀ]
     M.block(nbeta + i, oi + 1, 1, ni - 1).setConstant(Scalar(-1));
   }
+}
 
-  const LcpStatus<Scalar>& s = lemke(ws.lemke_, M, q);              // C4
-  ws.status_.pivots = s.pivots;
-  ws.status_.residual = s.residual;
-  switch (s.code) {
-    case LcpStatus<Scalar>::Code::solved: break;
-    case LcpStatus<Scalar>::Code::ray_termination: ws.status_.code = Status::Code::ray_termination; break;
-    case LcpStatus<Scalar>::Code::pivot_cap: ws.status_.code = Status::Code::pivot_cap; break;
-    case LcpStatus<Scalar>::Code::non_finite_input: ws.status_.code = Status::Code::non_finite_input; break;
-    case LcpStatus<Scalar>::Code::invalid_argument: ws.status_.code = Status::Code::invalid_argument; break;
-  }
-  if (!ws.status_.ok()) return ws.status_;
-
-  const auto z = ws.lemke_.z();                                     // C5
-  ws.beta_.head(nbeta) = z.head(nbeta);
-  ws.sigma_.head(n_u) = z.segment(nbeta, n_u);
-  auto F = ws.impulse_.head(3 * n_u);
+/// C5: β, σ from Lemke's z; F_u = D̄ β; p_b = −G_bb⁻¹ (G_bu F_u + v_b); v_u⁺ = v_u + G_uu F_u + G_ub p_b.
+template <class Scalar, class DG, class DV, class DGbu>
+void contact_lcp_impulses(ContactLcpWorkspace<Scalar>& ws, const Eigen::MatrixBase<DG>& G_uu,
+                          const Eigen::MatrixBase<DV>& v_u, const Eigen::MatrixBase<DGbu>& G_bu) noexcept {
+  const int n_u = ws.n_u, n_b = ws.n_b, nbeta = ws.nz - n_u;
+  const auto z = ws.lemke.z();
+  ws.betas.head(nbeta) = z.head(nbeta);
+  ws.sliding_speeds.head(n_u) = z.segment(nbeta, n_u);
+  auto F = ws.impulses.head(3 * n_u);
   for (int i = 0; i < n_u; ++i) {
-    const int oi = ws.offset_[static_cast<std::size_t>(i)], ni = ws.offset_[static_cast<std::size_t>(i) + 1] - oi;
-    F.segment(3 * i, 3).noalias() = ws.D_.middleCols(oi, ni).lazyProduct(z.segment(oi, ni));
+    const int oi = ws.beta_offset[static_cast<std::size_t>(i)], ni = ws.beta_offset[static_cast<std::size_t>(i) + 1] - oi;
+    F.segment(3 * i, 3).noalias() = ws.directions.middleCols(oi, ni).lazyProduct(z.segment(oi, ni));
   }
-  auto vplus = ws.velocity_.head(3 * n_u);
+  auto vplus = ws.velocities.head(3 * n_u);
   vplus = v_u;
   vplus.noalias() += G_uu.lazyProduct(F);
-  if (n_b > 0) {
-    auto p_b = ws.p_b_.head(n_b);
-    p_b = -X.col(3 * n_u);                                          // −G_bb⁻¹ (G_bu F + v_b)
-    p_b.noalias() -= X.leftCols(3 * n_u).lazyProduct(F);
-    vplus.noalias() += G_bu.transpose().lazyProduct(p_b);
-  }
-  return ws.status_;
+  if (n_b == 0) return;
+  const auto X = ws.bilateral_solve.topLeftCorner(n_b, 3 * n_u + 1);
+  auto p_b = ws.bilateral_impulses.head(n_b);
+  p_b = -X.col(3 * n_u);
+  p_b.noalias() -= X.leftCols(3 * n_u).lazyProduct(F);
+  vplus.noalias() += G_bu.transpose().lazyProduct(p_b);
+}
+
+}  // namespace detail
+
+/// Solves eq. 53 with bilateral rows (labels C1–C5 of the file comment); returns ws.status().
+template <class Scalar, class DG, class DV, class DGbu, class DGbb, class DVb>
+const ContactLcpStatus<Scalar>& contact_lcp(ContactLcpWorkspace<Scalar>& ws, const std::vector<Contact<Scalar>>& contacts,
+                                            const Eigen::MatrixBase<DG>& G_uu, const Eigen::MatrixBase<DV>& v_u,
+                                            const Eigen::MatrixBase<DGbu>& G_bu, const Eigen::MatrixBase<DGbb>& G_bb,
+                                            const Eigen::MatrixBase<DVb>& v_b) noexcept {
+  if (!detail::contact_lcp_arguments_ok(ws, contacts, G_uu, v_u, G_bu, G_bb, v_b)) return ws.last_status;
+  detail::contact_lcp_directions(ws, contacts, static_cast<int>(v_b.size()));               // C1
+  ws.last_status = ContactLcpStatus<Scalar>{};
+  if (!detail::contact_lcp_eliminate_bilateral(ws, G_uu, v_u, G_bu, G_bb, v_b)) return ws.last_status;  // C2
+  detail::contact_lcp_assemble(ws, contacts);                                               // C3
+  ws.last_status = lemke(ws.lemke, ws.lcp_matrix.topLeftCorner(ws.nz, ws.nz), ws.lcp_vector.head(ws.nz));  // C4
+  if (ws.last_status.ok()) detail::contact_lcp_impulses(ws, G_uu, v_u, G_bu);               // C5
+  return ws.last_status;
 }
 
 /// Solves eq. 53 without bilateral rows.

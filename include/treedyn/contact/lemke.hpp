@@ -59,68 +59,70 @@
 
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/scalar.hpp"
+#include "treedyn/status.hpp"
 
 namespace treedyn {
 
-/// How lemke ended, how many pivots it took and the residual it checked.
+/// How an LCP solve ended (a Status, treedyn/status.hpp), how many pivots it took and the residual it checked.
+/// Codes from lemke: success (z is a solution; `residual` says how exactly), ray_termination (the entering
+/// column has no positive entry: for copositive-plus M the LCP has no solution), pivot_cap (max_pivots
+/// reached; only round-off can cause it), non_finite_input (M or q has a NaN or an infinity),
+/// invalid_argument (a size check failed and the check handler returned). contact_lcp adds
+/// non_positive_pivot at `row` (its bilateral block G_bb is not positive definite).
 template <class Scalar>
-struct LcpStatus {
-  /// solved: z is a solution (residual() says how exactly). ray_termination: the entering column has no
-  /// positive entry (for copositive-plus M: the LCP has no solution). pivot_cap: max_pivots reached (only
-  /// round-off can cause it). non_finite_input: M or q has a NaN or an infinity. invalid_argument: a size
-  /// check failed and the check handler returned.
-  enum class Code { solved, ray_termination, pivot_cap, non_finite_input, invalid_argument };
-  Code code = Code::solved;
+struct LcpStatus : Status {
   int pivots = 0;                 ///< Gauss–Jordan pivots taken (the first one brings z₀ in)
   Scalar residual = Scalar(0);    ///< max_i |min(w_i, z_i)| of w = M z + q for the z returned
-  [[nodiscard]] bool ok() const noexcept { return code == Code::solved; }
-  /// A status that ended with `c` before any pivot.
-  static LcpStatus ended(Code c) noexcept { return {c, 0, c == Code::non_finite_input ? detail::nan<Scalar>() : Scalar(0)}; }
+
+  /// A status that ended with `c` before any pivot, reported by `by`.
+  static LcpStatus ended(Code c, const char* by) noexcept {
+    LcpStatus s;
+    s.code = c;
+    s.call = c == Code::success ? nullptr : by;
+    s.residual = c == Code::non_finite_input ? detail::nan<Scalar>() : Scalar(0);
+    return s;
+  }
 };
 
 /// How lemke breaks ties in the minimum-ratio test. `lexicographic` is the method; `first_row` (the plain
 /// rule: the lowest row index among ties) exists to show in tests that degenerate problems need the former.
 enum class LemkeTieRule { lexicographic, first_row };
 
-/// The tableau, basis and outputs of lemke for problems of up to `capacity` unknowns. Allocates once.
+/// The tableau, basis and outputs of lemke for problems of up to `capacity` unknowns. Allocates once. A plain
+/// struct like every workspace of the library: lemke writes its fields; the member functions read the last
+/// problem's part of the capacity-sized buffers.
 template <class Scalar>
-class LemkeWorkspace {
- public:
+struct LemkeWorkspace {
   using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
   using Matrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic>;
 
   explicit LemkeWorkspace(int capacity)
-      : tableau_(Matrix::Zero(capacity, 2 * capacity + 2)),
-        basis_(static_cast<std::size_t>(capacity), 0),
-        z_(Vector::Zero(capacity)),
-        w_(Vector::Zero(capacity)),
-        capacity_(capacity) {}
+      : tableau(Matrix::Zero(capacity, 2 * capacity + 2)),
+        basis(static_cast<std::size_t>(capacity), 0),
+        z_values(Vector::Zero(capacity)),
+        w_values(Vector::Zero(capacity)),
+        max_size(capacity) {}
 
-  [[nodiscard]] int capacity() const noexcept { return capacity_; }
+  [[nodiscard]] int capacity() const noexcept { return max_size; }
   /// n of the last problem solved.
-  [[nodiscard]] int size() const noexcept { return n_; }
+  [[nodiscard]] int size() const noexcept { return n; }
   /// The solution z of the last problem (n entries).
-  [[nodiscard]] auto z() const noexcept { return z_.head(n_); }
+  [[nodiscard]] auto z() const noexcept { return z_values.head(n); }
   /// w = M z + q for that z (n entries).
-  [[nodiscard]] auto w() const noexcept { return w_.head(n_); }
-  [[nodiscard]] const LcpStatus<Scalar>& status() const noexcept { return status_; }
-  [[nodiscard]] Scalar residual() const noexcept { return status_.residual; }
+  [[nodiscard]] auto w() const noexcept { return w_values.head(n); }
+  [[nodiscard]] const LcpStatus<Scalar>& status() const noexcept { return last_status; }
+  [[nodiscard]] Scalar residual() const noexcept { return last_status.residual; }
 
   /// Cap on pivots; 0 (the default) means 50 + 20n.
   int max_pivots = 0;
   LemkeTieRule tie_rule = LemkeTieRule::lexicographic;
 
- private:
-  template <class S, class DM, class DQ>
-  friend const LcpStatus<S>& lemke(LemkeWorkspace<S>& ws, const Eigen::MatrixBase<DM>& M,
-                                   const Eigen::MatrixBase<DQ>& q) noexcept;
-
-  Matrix tableau_;
-  std::vector<int> basis_;
-  Vector z_, w_;
-  LcpStatus<Scalar> status_;
-  int capacity_ = 0;
-  int n_ = 0;
+  Matrix tableau;             ///< [I, −M, −e, q] (n × 2n + 2), pivoted in place
+  std::vector<int> basis;     ///< the basic variable of each row (w_i: i, z_i: n + i, z₀: 2n)
+  Vector z_values, w_values;  ///< z and w (z(), w())
+  LcpStatus<Scalar> last_status;  ///< status()
+  int max_size = 0;           ///< capacity()
+  int n = 0;                  ///< size()
 };
 
 namespace detail {
@@ -196,25 +198,25 @@ template <class Scalar, class DM, class DQ>
 const LcpStatus<Scalar>& lemke(LemkeWorkspace<Scalar>& ws, const Eigen::MatrixBase<DM>& M,
                                const Eigen::MatrixBase<DQ>& q) noexcept {
   using std::abs;
-  using Status = LcpStatus<Scalar>;
+  using Result = LcpStatus<Scalar>;
   const int n = static_cast<int>(q.size());
-  TREEDYN_CHECK(n <= ws.capacity_, "lemke", "q", "q.size() <= ws.capacity()", ws.capacity_, n,
-                return ws.status_ = Status::ended(Status::Code::invalid_argument));
+  TREEDYN_CHECK(n <= ws.max_size, "lemke", "q", "q.size() <= ws.capacity()", ws.max_size, n,
+                return ws.last_status = Result::ended(Result::Code::invalid_argument, "lemke"));
   TREEDYN_CHECK(M.rows() == n && M.cols() == n, "lemke", "M", "M square with q.size() rows", n, M.rows(),
-                return ws.status_ = Status::ended(Status::Code::invalid_argument));
-  ws.n_ = n;
-  ws.status_ = Status{};
-  auto z = ws.z_.head(n);
-  auto w = ws.w_.head(n);
+                return ws.last_status = Result::ended(Result::Code::invalid_argument, "lemke"));
+  ws.n = n;
+  ws.last_status = Result{};
+  auto z = ws.z_values.head(n);
+  auto w = ws.w_values.head(n);
   if (!(M.array().isFinite().all() && q.array().isFinite().all())) {
     z.setConstant(detail::nan<Scalar>());
     w.setConstant(detail::nan<Scalar>());
-    return ws.status_ = Status::ended(Status::Code::non_finite_input);
+    return ws.last_status = Result::ended(Result::Code::non_finite_input, "lemke");
   }
   z.setZero();
   if (n == 0 || q.minCoeff() >= Scalar(0)) {                         // L1
     w = q;
-    return ws.status_;
+    return ws.last_status;
   }
   const Scalar m_scale = std::max(Scalar(1), M.cwiseAbs().maxCoeff());
   const Scalar tol = Scalar(1e3) * detail::epsilon<Scalar>() * m_scale;
@@ -222,8 +224,8 @@ const LcpStatus<Scalar>& lemke(LemkeWorkspace<Scalar>& ws, const Eigen::MatrixBa
   const Scalar binv_floor = Scalar(1) / m_scale;                    // the scale of B⁻¹
   const int z0 = 2 * n, rhs = 2 * n + 1;
   const int cap = ws.max_pivots > 0 ? ws.max_pivots : 50 + 20 * n;
-  auto T = ws.tableau_.topLeftCorner(n, 2 * n + 2);
-  std::vector<int>& basis = ws.basis_;
+  auto T = ws.tableau.topLeftCorner(n, 2 * n + 2);
+  std::vector<int>& basis = ws.basis;
   T.setZero();
   T.leftCols(n).setIdentity();
   T.middleCols(n, n) = -M;
@@ -242,13 +244,15 @@ const LcpStatus<Scalar>& lemke(LemkeWorkspace<Scalar>& ws, const Eigen::MatrixBa
   bool solved = false;
   while (!solved) {
     if (pivots >= cap) {
-      ws.status_.code = Status::Code::pivot_cap;
+      ws.last_status.code = Result::Code::pivot_cap;
+      ws.last_status.call = "lemke";
       break;
     }
     const int entering = leaving < n ? leaving + n : leaving - n;   // L3
     r = detail::lemke_ratio_test(T, entering, n, z0_row, tol, rhs_floor, binv_floor, ws.tie_rule);  // L4
     if (r < 0) {
-      ws.status_.code = Status::Code::ray_termination;
+      ws.last_status.code = Result::Code::ray_termination;
+      ws.last_status.call = "lemke";
       break;
     }
     detail::lemke_pivot(T, r, entering);                             // L5
@@ -263,9 +267,9 @@ const LcpStatus<Scalar>& lemke(LemkeWorkspace<Scalar>& ws, const Eigen::MatrixBa
   }
   w.noalias() = M * z;
   w += q;
-  ws.status_.pivots = pivots;
-  ws.status_.residual = w.cwiseMin(z).cwiseAbs().maxCoeff();
-  return ws.status_;
+  ws.last_status.pivots = pivots;
+  ws.last_status.residual = w.cwiseMin(z).cwiseAbs().maxCoeff();
+  return ws.last_status;
 }
 
 }  // namespace treedyn

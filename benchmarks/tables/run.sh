@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One sitting of the benchmarks the README's "Performance at a glance" tables quote: every program of the
+# One sitting of the benchmarks the tables of docs/performance.md#performance-at-a-glance quote: every program of the
 # `bench` preset that those tables read, one after another (never two at once), each writing its JSON into
 # OUT; then tables.py turns the JSON into the tables. A measurement, not a test. Usage:
 #   bash benchmarks/tables/run.sh [build-dir (default build/bench)] [out-dir (default build/bench/tables)]
-# Run it on an idle machine: the README's figures come from one such run.
+# Run it on an idle machine: docs/performance.md's figures come from one such run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

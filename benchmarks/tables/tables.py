@@ -2,7 +2,7 @@
 """Markdown tables from one sitting of Google Benchmark JSON files (benchmarks/tables/run.sh writes them).
 
 For every kernel and model: the median CPU time in double and in float and the speed-up double ÷ float; beside
-them the peers' figures as the README quotes them (measured outside this repository, double), and the ratios
+them the peers' figures as docs/performance.md quotes them (measured outside this repository, double), and the ratios
 the performance targets are stated in (OSCM ÷ CRBA, the batch's 2-thread scaling, dense LLT ÷ packed LTDL).
 Only the standard library: python3 tables.py bench_*.json
 """

@@ -7,8 +7,8 @@
 // median time of rnea, aba and crba. A binary tree has depth ~log2 n, so D1 ~ n log2 n and everything
 // grows as O(n log n) or better; a chain has D1 = n(n − 1)/2, so its packed H (and only that) is O(n²).
 //
-// Usage: scaling [max_tree_bodies [max_chain_bodies]]  (defaults 100000 and 10000). The README's
-// "Scaling" table is this program's output (built with the release preset). Exits non-zero when a
+// Usage: scaling [max_tree_bodies [max_chain_bodies]]  (defaults 100000 and 10000). The
+// table in docs/performance.md#scaling is this program's output (built with the release preset). Exits non-zero when a
 // result is not finite.
 #include <algorithm>
 #include <chrono>

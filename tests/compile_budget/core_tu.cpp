@@ -3,7 +3,7 @@
 // minverse_aba, frame_jacobian, oscm) on a model the caller gives, as a controller's source file does.
 // Building the model (the builder, a robot, cast) is core_model.cpp's, measured beside it.
 // tests/compile_budget/measure.sh compiles both at -O2 and reports the CPU time and peak memory; the
-// README's compile-time table quotes that report. Linked together they are a program that runs each
+// figures in docs/cmake.md#compile-cost come from that report. Linked together they are a program that runs each
 // algorithm once and exits non-zero when a result is not finite.
 #include <cmath>
 

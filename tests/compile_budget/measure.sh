@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The compile-time budget's report: CPU time and peak memory of compiling tests/compile_budget/core_tu.cpp
 # (the umbrella header plus rnea, crba, forward_dynamics_crba, aba, modified_aba, minverse_ltdl,
-# minverse_aba, frame_jacobian and oscm, each for float and double, on a model passed in) at -O2, as the
-# README's table states, then each scalar's half alone (core_tu.cpp built with TREEDYN_BUDGET_SCALAR), and
+# minverse_aba, frame_jacobian and oscm, each for float and double, on a model passed in) at -O2, as
+# docs/cmake.md#compile-cost states, then each scalar's half alone (core_tu.cpp built with TREEDYN_BUDGET_SCALAR), and
 # beside them core_model.cpp (building the humanoid and casting it to float).
 # A measurement, not a test: it prints figures and never fails on them. Usage:
 #   bash tests/compile_budget/measure.sh [c++-compiler] [extra flags…]

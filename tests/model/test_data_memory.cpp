@@ -1,6 +1,6 @@
 // Data grows with the work: its bytes (Data::memory_bytes) for a 10,000-body binary tree stay far below
 // what an n×n matrix would take, and the builder's duplicate-name check keeps a rejected body's name free.
-// Bytes are counted, not times measured (the README's "Scaling" table has the times).
+// Bytes are counted, not times measured (docs/performance.md#scaling has the times).
 #include <catch2/catch.hpp>
 
 #include <cstddef>

@@ -171,9 +171,9 @@ TEST_CASE("batched calls check the sizes of the caller's matrices", "[batch]") {
   expect_failure(batch.for_each(-1, [](const Model<double>&, Data<double>&, int) {}), "n", -1, -1);
 }
 
-// The README's "Many states at once" example, compiled and run here.
+// The example of docs/batch.md, compiled and run here.
 TEST_CASE("README example: forward dynamics of 1024 humanoid states on all cores", "[batch]") {
-  // --8<-- README
+  // --8<-- docs/batch.md
   const treedyn::Model<double> model = treedyn::robots::humanoid30<double>();
   const int n = 1024;
   Eigen::MatrixXd Q(model.nq(), n), QD = Eigen::MatrixXd::Zero(model.nv(), n);

@@ -43,7 +43,8 @@
 // setup-time convenience, the form with a caller-sized `out` never allocates.
 // Cost for 1-DoF joints: D0 (ra + rx + vx) + N' rotation compositions + D1 (cross product + 6-term dot
 // product) (N' = bodies of depth ≥ 3), against the paper's eq. 14, D0 (ra + rx) + D1·vx (ra, rx, vx:
-// rigid-body add, rigid-body transform, vector transform). See the README's benchmark section.
+// rigid-body add, rigid-body transform, vector transform). Measured:
+// docs/design-notes.md#the-crba-takes-moments-about-each-bodys-own-origin.
 // noexcept; never allocates.
 // Accuracy: C1 maps S_i with R_iᵀ, which is R_i⁻¹ to working precision: the builder's rotations are
 // orthonormal in the scalar they were built in, and Model::cast re-orthonormalises them when it widens

@@ -9,7 +9,7 @@
 // Why the packed factor: it is the library's fastest LTDL (it gathers long rows,
 // pushes short ones), and V4 reads only row i's ancestor entries, which the packed layout stores
 // contiguously; the dense ltdl gives the same numbers up to rounding order (tested) and is slower,
-// the more so the longer the chain (see the README's benchmark section).
+// the more so the longer the chain (docs/design-notes.md#minverse_ltdl-factors-on-packed-ancestor-rows).
 // Contract: q has model.nq() entries. Writes data.H (crba, packed), data.H_factor, data.factor_status and
 // the workspace ws (MinverseLtdlWorkspace: Minv, returned): the FULL symmetric n×n H⁻¹, both triangles.
 // H⁻¹ is n×n, so it lives in the workspace of this O(n²)-storage algorithm, not in Data (the calling

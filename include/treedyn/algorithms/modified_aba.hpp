@@ -78,7 +78,8 @@ void add_projected_form(const Model<Scalar, N>& model, Data<Scalar, N>& data, in
 /// annihilated part is removed exactly beforehand: the paper's Table 2 cases 1 and 2 give D = 1 exactly, and in
 /// its Example 1 the modified ABA is as accurate as the ABA in its aligned coordinates. (The obvious
 /// alternatives, Wᵀ(Ia W) on the full W and Wᵀ(IA W − U (UᵀW / D)), each lost accuracy in one of these
-/// examples; the README records the measurements.)
+/// examples; the measurements are in
+/// docs/design-notes.md#modified_aba-removes-the-childs-own-joint-direction-before-forming-the-pivot-term.)
 template <class Scalar, int N>
 void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i,
                           const ArticulatedInertia<Scalar>& Ia) noexcept {

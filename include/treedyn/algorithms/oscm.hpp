@@ -72,7 +72,8 @@ Matrix6<Scalar> transport_compliance(const Transform<Scalar>& X, const Matrix6<S
 
 // The steps O4–O6 below are written on coefficients (loops over the joint's n_i ≤ 6 columns, fixed 6×6
 // storage): one small function per scalar and joint width, where composed Eigen expressions would
-// instantiate a family of expression types at every call (compile time; see the README). NI = 1 lets the
+// instantiate a family of expression types at every call (compile time;
+// docs/design-notes.md#kernels-written-once-per-scalar-compile-time). NI = 1 lets the
 // compiler unroll a 1-DoF joint's loops; NI = Dynamic reads n_i at run time.
 
 /// O4 for body i: Ω_i = T − (S Wᵀ + W Sᵀ), W = T Û − ½ S (Ûᵀ T Û + D⁻¹), T = X_i Ω_λ(i) X_iᵀ (0 at a root).

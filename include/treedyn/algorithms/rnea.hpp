@@ -22,7 +22,7 @@
 // registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just written half by
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
 // store-forwarding stall each): the halves form avoids those stalls with the same operations in the
-// same order, and is markedly faster in float and double (see the README's benchmark section).
+// same order, and is markedly faster in float and double (docs/design-notes.md#rnea-works-on-3-vector-halves).
 // The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
 // i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once

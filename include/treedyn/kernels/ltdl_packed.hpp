@@ -25,7 +25,7 @@
 //           row_i[t] = a                                (after G8: row_i[t ..] still holds D_i L_i·)
 // Multiply-subtracts: D2, as the paper's T7; multiplications: D1 at G6 plus one per gathered pair at
 // G3; n divisions instead of D1. Pushing suits the short rows of bushy trees (humanoid, binary tree), gathering
-// the long rows of chains (see the README's benchmark section).
+// the long rows of chains (docs/design-notes.md#ltdl_packed-pushes-into-short-rows-and-gathers-into-long-ones).
 
 // Contract
 //   AncestorPattern(lambda) is built once (allocates; validates lambda and throws std::invalid_argument
@@ -179,11 +179,11 @@ inline void push_head(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_REST
 /// of the remainder), and a load inside an earlier store can be forwarded from it. Counted from the start of
 /// each row, as GCC's own vectorised loop and an earlier form of this one did, the reads straddle two
 /// stores. That is the likely reason, not a counted one (no hardware counters were available); what was
-/// measured is the effect, in the README's benchmark section: the factor of bushy trees and of short chains
-/// faster in both scalars, and long double chains about level. The widths, 8 floats or 4 doubles (32 bytes
+/// measured is the effect (docs/design-notes.md#the-push-update-in-chunks-counted-from-the-end-of-the-row):
+/// the factor of bushy trees and of short chains faster in both scalars, and long double chains about level. The widths, 8 floats or 4 doubles (32 bytes
 /// in both scalars, whatever the length), were the best of those measured on 25 trees of 14 to 255 rows:
-/// 16 floats made the float factor of trees with short rows 1.2 to 1.4 times slower than 8 (README,
-/// benchmark section). Other scalars keep the plain loop. Each
+/// 16 floats made the float factor of trees with short rows 1.2 to 1.4 times slower than 8 (the same
+/// section). Other scalars keep the plain loop. Each
 /// entry still receives one multiply-subtract, so the results do not depend on the chunking.
 template <class Scalar>
 inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RESTRICT row_i_t, int len,
@@ -202,7 +202,8 @@ inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RE
 /// ancestors). A path of 8 or more terms is summed in four partial sums, so that four multiply-adds are in
 /// flight instead of one dependent chain; the partial sums trade places after every pass, which keeps
 /// GCC 12 from turning the loop into AVX-512 gathers with an in-order reduction (it did so for float only,
-/// and the float solve ran slower than the double one: see the README's benchmark section). The order of
+/// and the float solve ran slower than the double one:
+/// docs/design-notes.md#the-solves-gathering-sum-in-four-partial-sums). The order of
 /// the additions is fixed by this code, so the results are deterministic; splitting a sum into four does
 /// not loosen its rounding-error bound.
 template <class Scalar, class Xc>
@@ -234,7 +235,8 @@ inline Scalar gather_path_sum(Scalar x_i, const Scalar* v, const AncestorPattern
 }
 
 /// G3–G4 for a long row i: gather the updates of every strict descendant, four at a time. Kept out of
-/// line: inlining it into ltdl_packed slowed the push loop of bushy trees (code layout; see the README).
+/// line: inlining it into ltdl_packed slowed the push loop of bushy trees (code layout;
+/// docs/design-notes.md#ltdl_packed-pushes-into-short-rows-and-gathers-into-long-ones).
 template <class Scalar>
 TREEDYN_NOINLINE void gather_row(Scalar* v, const AncestorPattern& pattern, int i) noexcept {
   Scalar* row_i = v + pattern.row_start(i);

@@ -84,7 +84,8 @@ struct SymmetricBlocks {
 
 // The block kernels below are written entry by entry on stored matrices (coefficient access, no Eigen
 // expression templates): each is one function per scalar type, where composed Eigen expressions would
-// instantiate a family of expression types at every call site (compile time; see the README).
+// instantiate a family of expression types at every call site (compile time;
+// docs/design-notes.md#kernels-written-once-per-scalar-compile-time).
 
 template <class Scalar>
 inline SymmetricBlocks<Scalar> symmetric_blocks(const Matrix6<Scalar>& M) noexcept {

@@ -67,7 +67,8 @@ inline constexpr bool is_spatial_block =
 /// a 3-vector or 3x3 a, and the cross product a × b. The spatial operators and the algorithms'
 /// per-body steps are composed of these, so that each Eigen product inside is instantiated once per scalar
 /// type, where a composed expression at a call site (E * (v − r.cross(w)), …) instantiates its own family
-/// of expression types at every call (compile time; see the README). Same arithmetic as the expressions.
+/// of expression types at every call (compile time; docs/design-notes.md#kernels-written-once-per-scalar-compile-time).
+/// Same arithmetic as the expressions.
 template <bool Transposed, class Scalar, int Cols>
 inline Eigen::Matrix<Scalar, 3, Cols> rotate(const Matrix3<Scalar>& E, const Eigen::Matrix<Scalar, 3, Cols>& a) noexcept {
   Eigen::Matrix<Scalar, 3, Cols> out;  // a 3-vector (Cols = 1) or each column of a 3x3 (Cols = 3)

@@ -21,7 +21,8 @@ namespace treedyn::detail {
 
 /// Column c of a 6-row matrix (S_i, U, U D⁻¹) as a 6-vector, and the reverse: the 1-DoF steps below
 /// work on these copies, so that their fixed-size arithmetic (Matrix6 × Vector6, dot, outer product) is
-/// one set of Eigen types per scalar, shared by every step (compile time; see the README).
+/// one set of Eigen types per scalar, shared by every step (compile time;
+/// docs/design-notes.md#kernels-written-once-per-scalar-compile-time).
 template <class Derived>
 Vector6<typename Derived::Scalar> column6(const Eigen::MatrixBase<Derived>& M, Eigen::Index c) noexcept {
   return M.col(c);
@@ -152,7 +153,7 @@ bool aba_solve_pivot(const Model<Scalar, N>& model, Data<Scalar, N>& data, int i
 /// A8 for a 1-DoF joint: IA_i − U_i (U_i D_i⁻¹)ᵀ, one column at a time from IA_i's stored columns, with one
 /// multiply-subtract per entry. Formed so, not as a copy of IA_i updated in place: the copy's wide stores,
 /// read back at once as narrower columns that straddle two of them, stalled store-to-load forwarding on
-/// every body (README, Dynamics kernels).
+/// every body (docs/design-notes.md#the-abas-1-dof-projected-inertia-formed-column-by-column).
 template <class Scalar>
 ArticulatedInertia<Scalar> one_dof_projected_inertia(const ArticulatedInertia<Scalar>& IA, const Vector6<Scalar>& U,
                                                      const Vector6<Scalar>& U_Dinv) noexcept {

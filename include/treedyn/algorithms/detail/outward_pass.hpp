@@ -8,7 +8,7 @@
 // a motion, kept in registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just
 // written half by half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot
 // forward (a store-forwarding stall); the halves form does the same operations in the same order without
-// the stall (see the README's benchmark notes). noexcept; nothing here allocates.
+// the stall (docs/design-notes.md#rnea-works-on-3-vector-halves). noexcept; nothing here allocates.
 #pragma once
 
 #include <type_traits>

@@ -1,0 +1,22 @@
+# treedyn_readme_snippet(<out> <heading>): the first ```cpp block after the README heading <heading>, its
+# #include lines dropped (the test includes them), written to <out> so that a test compiles and runs the
+# README's code verbatim. A README without that heading or block fails the configure step, naming it.
+function(treedyn_readme_snippet out heading)
+  file(READ "${PROJECT_SOURCE_DIR}/README.md" _readme)
+  string(FIND "${_readme}" "${heading}" _at)
+  if(_at LESS 0)
+    message(FATAL_ERROR "README.md has no heading '${heading}' (tests/readme extracts its C++ block)")
+  endif()
+  string(SUBSTRING "${_readme}" ${_at} -1 _rest)
+  string(FIND "${_rest}" "```cpp\n" _open)
+  if(_open LESS 0)
+    message(FATAL_ERROR "README.md: no ```cpp block after '${heading}'")
+  endif()
+  math(EXPR _open "${_open} + 7")
+  string(SUBSTRING "${_rest}" ${_open} -1 _rest)
+  string(FIND "${_rest}" "```" _close)
+  string(SUBSTRING "${_rest}" 0 ${_close} _code)
+  string(REGEX REPLACE "#include[^\n]*\n" "" _code "${_code}")
+  file(CONFIGURE OUTPUT "${out}" CONTENT "// Generated from README.md ('${heading}') at configure time: do not edit.\n${_code}" @ONLY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/README.md")
+endfunction()

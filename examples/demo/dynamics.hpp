@@ -1,7 +1,6 @@
 // Part 2 of the demo, shared by its units: a robot, its state and fixture in one scalar type, the
-// identities checked and the algorithms timed. dynamics_checks.hpp has the checks and timings
-// (instantiated once per scalar, in dynamics_float.cpp and dynamics_double.cpp); dynamics.cpp the
-// driver and its output.
+// identities checked and the algorithms timed. dynamics_checks.cpp has the checks and timings (both
+// scalars, the algorithms from the compiled component); dynamics.cpp the driver and its output.
 #pragma once
 
 #include <array>
@@ -111,7 +110,7 @@ struct Robot {
 };
 
 // Checks and times the robots (one: a URDF file; two: humanoid30 and chain30) in scalar type S, into
-// runs[slot]; instantiated in dynamics_float.cpp and dynamics_double.cpp.
+// runs[slot]; instantiated for float and double in dynamics_checks.cpp.
 template <class S, std::size_t R>
 void run_dynamics_scalar(std::array<Robot, R>& robots, std::size_t slot, const TimingConfig& cfg);
 

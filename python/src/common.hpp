@@ -17,10 +17,7 @@
 
 #include <Eigen/Core>
 
-#include "treedyn/status.hpp"
-#include "treedyn/status_io.hpp"
-#include "treedyn/model/data.hpp"
-#include "treedyn/model/model.hpp"
+#include "treedyn/compiled.hpp"
 
 namespace treedyn::python {
 
@@ -111,8 +108,9 @@ py::array checked_array(const char* call, const char* name, const py::handle& ob
   value_error(prefix + "dtype " + text(a.dtype()) + " and shape " + shape_string(a));
 }
 
+/// A 1-D input: the strided map the compiled component is instantiated for (treedyn/compiled.hpp).
 template <class S>
-using VectorIn = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, 1>, 0, Eigen::InnerStride<>>;
+using VectorIn = StridedVectorMap<S>;
 template <class S>
 using MatrixIn = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>, 0,
                             Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
@@ -147,22 +145,8 @@ py::array_t<S> output(const char* call, const py::handle& out, std::initializer_
 }
 
 /// External forces: an (nbodies, 6) array of the model's dtype, row i = the force [n; f] (angular first) on
-/// body i in body-i coordinates, or None (no forces). Read row by row by the algorithms (no copy).
-template <class S>
-struct ForceRows {
-  const S* data = nullptr;  ///< null: no external forces
-  Eigen::Index row_stride = 0, col_stride = 0;
-  int rows = 0;
-
-  [[nodiscard]] int size() const noexcept { return rows; }
-  Force<S> operator[](int i) const noexcept {
-    Force<S> f = Force<S>::Zero();
-    if (data != nullptr)
-      for (int k = 0; k < 6; ++k) f(k) = data[i * row_stride + k * col_stride];
-    return f;
-  }
-};
-
+/// body i in body-i coordinates, or None (no forces), as the library's ForceRows view (no copy; the f_ext
+/// type the compiled component is instantiated for with strided maps).
 template <class S>
 ForceRows<S> forces_in(const char* call, const py::handle& obj, int nbodies) {
   ForceRows<S> out;
@@ -192,20 +176,14 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
   return {body, Transform<S>::identity()};
 }
 
-/// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float), else null.
-/// An object of another type is refused on a type comparison (a Python subclass of Model or ModelF32
-/// takes pybind11's full cast).
+/// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float, or a
+/// Python subclass of either), else null. Public pybind11 API only: the class object is looked up once, an
+/// object of another class is refused on a type comparison, and the cast reads the held value.
 template <class S>
 ModelHandle<S>* model_handle(const py::handle& obj) {
-  static py::detail::type_info* const info = py::detail::get_type_info(typeid(ModelHandle<S>));
-  PyTypeObject* const type = Py_TYPE(obj.ptr());
-  if (type == info->type)  // the usual case: the value a Model (ModelF32) instance holds, no type lookup
-    return static_cast<ModelHandle<S>*>(
-        reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder(info).value_ptr());
-  if (!PyType_IsSubtype(type, info->type)) return nullptr;
-  py::detail::make_caster<ModelHandle<S>> caster;
-  if (!caster.load(obj, false)) return nullptr;
-  return &py::detail::cast_op<ModelHandle<S>&>(caster);
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(py::type::of<ModelHandle<S>>().ptr());
+  if (Py_TYPE(obj.ptr()) != type && !PyType_IsSubtype(Py_TYPE(obj.ptr()), type)) return nullptr;
+  return &obj.cast<ModelHandle<S>&>();
 }
 
 /// ValueError "<call>: argument '<name>' must be a treedyn.Model (float64) or treedyn.ModelF32 (float32); given <type>".

@@ -1,21 +1,322 @@
 // treedyn Python module: the contact layer — Contact and BilateralConstraint records, collision shapes and
 // CollisionGeometry, detect_contacts, the contact time step (ContactStep workspace + contact_step), Lemke's
-// method on a dense LCP, and robots.sphere_pendulum (contact.hpp: conventions). One entry point per function
+// method on a dense LCP, and robots.sphere_pendulum. One entry point per function
 // dispatches on the scalar of the model handle (Model: float64, ModelF32: float32), or on the dtype of M for
-// lemke; the algorithms themselves run in ContactKernels<S> (contact_kernels.hpp).
+// lemke; the algorithms themselves run in ContactKernels<S> (below).
+//
+// Records (Contact, BilateralConstraint, Shape) are setup-time values held in float64, like ModelBuilder's
+// numbers, and rounded to the model's scalar when a call uses them (contacts found by a float32 model are
+// float32 numbers, so they round-trip exactly). Workspaces (CollisionGeometry, ContactStep) are built for one
+// model in one scalar; using one with another model, or with the same model in the other scalar, raises
+// ValueError.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <pybind11/stl.h>
 
-#include "contact.hpp"
+#include "common.hpp"
+#include "treedyn/robots/sphere_pendulum.hpp"
 
 namespace treedyn::python {
+
+// ---- records: float64 in Python, cast to the model's scalar when used ----
+
+template <class T, class S>
+Contact<T> contact_cast(const Contact<S>& c) {
+  Contact<T> o;
+  o.body_a = c.body_a;
+  o.point_a = c.point_a.template cast<T>();
+  o.body_b = c.body_b;
+  o.point_b = c.point_b.template cast<T>();
+  o.normal = c.normal.template cast<T>();
+  o.mu = static_cast<T>(c.mu);
+  o.restitution = static_cast<T>(c.restitution);
+  o.friction_directions = c.friction_directions;
+  o.tangent = c.tangent.template cast<T>();
+  o.distance = static_cast<T>(c.distance);
+  return o;
+}
+
+template <class T, class S>
+Shape<T> shape_cast(const Shape<S>& s) {
+  Shape<T> o;
+  o.type = s.type;
+  o.body = s.body;
+  o.p0 = s.p0.template cast<T>();
+  o.p1 = s.p1.template cast<T>();
+  o.normal = s.normal.template cast<T>();
+  o.radius = static_cast<T>(s.radius);
+  o.axes = s.axes.template cast<T>();
+  o.half_extents = s.half_extents.template cast<T>();
+  o.name = s.name;
+  return o;
+}
+
+template <class T>
+BilateralConstraint<T> bilateral_cast(const BilateralConstraint<double>& b) {
+  return BilateralConstraint<T>{b.body_a, b.frame_a.cast<T>(), b.body_b, b.frame_b.cast<T>(), b.rows};
+}
+
+
+template <class H>
+struct HandleScalar;
+template <class S>
+struct HandleScalar<ModelHandle<S>> {
+  using type = S;
+};
+/// The scalar of a ModelHandle type (references and const removed).
+template <class H>
+using ScalarOf = typename HandleScalar<std::decay_t<H>>::type;
+
+/// `mutex` locked, waiting with the GIL released: the thread holding it may need the GIL to finish. A
+/// workspace's lock is taken before the model's (the model's lock never waits for a workspace's).
+inline std::unique_lock<std::mutex> lock_without_gil(std::mutex& mutex) {
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  py::gil_scoped_release release;
+  lock.lock();
+  return lock;
+}
+
+/// A workspace built for one model in one scalar: Of<double> or Of<float>, and the model's id.
+template <template <class> class Of>
+struct Typed {
+  std::shared_ptr<Of<double>> f64;
+  std::shared_ptr<Of<float>> f32;
+  std::uint64_t model_id = 0;
+
+  template <class S>
+  Of<S>* get() const noexcept {
+    if constexpr (sizeof(S) == 4) return f32.get(); else return f64.get();
+  }
+  template <class S>
+  void set(std::shared_ptr<Of<S>> p) noexcept {
+    if constexpr (sizeof(S) == 4) f32 = std::move(p); else f64 = std::move(p);
+  }
+  [[nodiscard]] const char* dtype() const noexcept { return f32 ? "float32" : "float64"; }
+  [[nodiscard]] py::dtype numpy_dtype() const { return f32 ? py::dtype::of<float>() : py::dtype::of<double>(); }
+  /// run(Of<S>&) for the scalar this was built in, with its lock held.
+  template <class Run>
+  py::object visit(Run run) const {
+    if (f32) {
+      const auto lock = lock_without_gil(f32->mutex);
+      return run(*f32);
+    }
+    const auto lock = lock_without_gil(f64->mutex);
+    return run(*f64);
+  }
+  /// The Of<S> of model handle h: ValueError when this was built in the other scalar or for another model.
+  template <class S>
+  Of<S>& for_model(const char* call, const char* name, const ModelHandle<S>& h) const {
+    Of<S>* p = get<S>();
+    if (p == nullptr)
+      value_error(std::string(call) + ": argument '" + name + "' was built for a " + dtype() + " model; given a " +
+                  model_class_name<S>() + " (" + dtype_name<S>() + ")");
+    if (model_id != h.model.id())
+      value_error(std::string(call) + ": argument '" + name + "' was built for another model (id " +
+                  std::to_string(model_id) + "; given id " + std::to_string(h.model.id()) + ")");
+    return *p;
+  }
+};
+
+/// Runs `setup` (which may throw std::invalid_argument) and turns that into ValueError "<call>: <what>".
+template <class Setup>
+auto as_value_error(const char* call, Setup setup) {
+  try {
+    return setup();
+  } catch (const std::invalid_argument& e) {
+    value_error(std::string(call) + ": " + e.what());
+  }
+}
+
+// ---- statuses (scalar-free copies for Python) ----
+
+using StepPhase = ContactStepStatus<double>::Phase;
+
+/// An LcpStatus with its scalar residual as a double: the same report from both scalars.
+struct LcpReport : Status {
+  int pivots = 0;
+  double residual = 0;
+};
+
+template <class S>
+LcpReport lcp_report(const LcpStatus<S>& s) {
+  LcpReport r;
+  static_cast<Status&>(r) = s;
+  r.pivots = s.pivots;
+  r.residual = static_cast<double>(s.residual);
+  return r;
+}
+
+struct StepReport : Status {
+  StepPhase phase = StepPhase::none;
+  LcpReport lcp;
+  Status dynamics;
+  int contacts = 0, collisions = 0, lcp_size = 0;
+};
+
+// ---- workspaces ----
+
+template <class S>
+struct GeometryOf {
+  explicit GeometryOf(CollisionGeometry<S> g) : geometry(std::move(g)) {
+    found.reserve(static_cast<std::size_t>(geometry.max_contacts()));
+  }
+  CollisionGeometry<S> geometry;
+  std::vector<Contact<S>> found;  ///< detect_contacts' output, reserved once
+  std::mutex mutex;               ///< held while `found` is written or read
+};
+
+struct GeometryPy : Typed<GeometryOf> {
+  std::vector<Shape<double>> shapes;
+};
+
+template <class S>
+struct StepOf {
+  StepOf(const Model<S>& model, int max_contacts, int max_nf, std::vector<BilateralConstraint<S>> bilateral)
+      : ws(model, max_contacts, max_nf, std::move(bilateral)), max_friction_directions(max_nf) {
+    contacts.reserve(static_cast<std::size_t>(max_contacts));
+  }
+  ContactStepWorkspace<S, Dynamic> ws;
+  int max_friction_directions;
+  std::vector<Contact<S>> contacts;  ///< the step's contacts in scalar S, reserved once
+  std::mutex mutex;                  ///< held from filling `contacts` to reading the results (two models may
+                                     ///< share an id, Model.cast, so the model's lock alone does not cover it)
+};
+
+using StepPy = Typed<StepOf>;
+
+template <class S>
+py::array_t<S> copy_out(const Eigen::Ref<const Eigen::Matrix<S, Eigen::Dynamic, 1>>& v) {
+  py::array_t<S> a(v.size());
+  std::copy(v.data(), v.data() + v.size(), a.mutable_data());
+  return a;
+}
+template <class S>
+StepReport step_report(const StepOf<S>& of) {
+  const auto& s = of.ws.status();
+  StepReport r;
+  static_cast<Status&>(r) = s;
+  r.phase = static_cast<StepPhase>(static_cast<int>(s.phase));
+  r.lcp = lcp_report(s.lcp);
+  r.dynamics = s.dynamics;
+  r.contacts = of.ws.contacts();
+  for (int i = 0; i < r.contacts; ++i) r.collisions += of.ws.phase(i) == ContactPhase::collision ? 1 : 0;
+  r.lcp_size = of.ws.lcp_size();
+  return r;
+}
+
+/// The calls that run the contact algorithms in scalar S (the algorithms themselves come from the compiled
+/// component, treedyn/compiled.hpp).
+template <class S>
+struct ContactKernels {
+  /// A CollisionGeometry of `shapes` (cast to S) checked against h's model (std::invalid_argument).
+  static GeometryPy make_geometry(const ModelHandle<S>& h, std::vector<Shape<double>> shapes, const CollisionOptions& options);
+  /// forward_kinematics(q), then detect_contacts into of.found (GIL released, the model locked).
+  static void detect(ModelHandle<S>& h, GeometryOf<S>& of, const VectorIn<S>& q, S margin, const ContactProperties<S>& props);
+  /// The workspace of contact_step (std::invalid_argument for a bad size or bilateral constraint).
+  static std::shared_ptr<StepOf<S>> make_step(const ModelHandle<S>& h, int max_contacts, int max_friction_directions,
+                                              const std::vector<BilateralConstraint<double>>& bilateral);
+  /// contact_step on of.contacts (GIL released, the model locked); q_next, v_next copied to q_out, v_out.
+  static void step(ModelHandle<S>& h, StepOf<S>& of, const VectorIn<S>& q, const VectorIn<S>& v, const VectorIn<S>& tau,
+                   S dt, S* q_out, S* v_out);
+  /// lemke(M, q) -> (z, w, LcpStatus) with M of dtype S.
+  static py::object lemke(const py::handle& M, const py::handle& q, int max_pivots);
+  /// robots.sphere_pendulum(n) built in S.
+  static py::object sphere_pendulum(int n);
+};
+
+
+template <class S>
+GeometryPy ContactKernels<S>::make_geometry(const ModelHandle<S>& h, std::vector<Shape<double>> shapes,
+                                            const CollisionOptions& options) {
+  std::vector<Shape<S>> cast;
+  for (const Shape<double>& s : shapes) cast.push_back(shape_cast<S>(s));
+  GeometryPy g;
+  g.set<S>(std::make_shared<GeometryOf<S>>(CollisionGeometry<S>(h.model, std::move(cast), options)));
+  g.model_id = h.model.id();
+  g.shapes = std::move(shapes);
+  return g;
+}
+
+template <class S>
+void ContactKernels<S>::detect(ModelHandle<S>& h, GeometryOf<S>& of, const VectorIn<S>& q, S margin,
+                               const ContactProperties<S>& props) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(h.mutex);
+  treedyn::forward_kinematics(h.model, h.data, q);
+  h.last_status = h.data.config_status;
+  treedyn::detect_contacts(h.model, h.data, of.geometry, of.found, margin, props);
+}
+
+template <class S>
+std::shared_ptr<StepOf<S>> ContactKernels<S>::make_step(const ModelHandle<S>& h, int max_contacts,
+                                                        int max_friction_directions,
+                                                        const std::vector<BilateralConstraint<double>>& bilateral) {
+  std::vector<BilateralConstraint<S>> b;
+  for (const BilateralConstraint<double>& c : bilateral) b.push_back(bilateral_cast<S>(c));
+  return std::make_shared<StepOf<S>>(h.model, max_contacts, max_friction_directions, std::move(b));
+}
+
+template <class S>
+void ContactKernels<S>::step(ModelHandle<S>& h, StepOf<S>& of, const VectorIn<S>& q, const VectorIn<S>& v,
+                             const VectorIn<S>& tau, S dt, S* q_out, S* v_out) {
+  py::gil_scoped_release release;
+  const std::lock_guard<std::mutex> lock(h.mutex);
+  const auto& s = treedyn::contact_step(h.model, h.data, of.ws, q, v, tau, of.contacts, dt);
+  h.last_status = s.dynamics;
+  std::copy(of.ws.q_next.data(), of.ws.q_next.data() + h.model.nq(), q_out);
+  std::copy(of.ws.v_next.data(), of.ws.v_next.data() + h.model.nv(), v_out);
+}
+
+template <class S>
+py::object ContactKernels<S>::lemke(const py::handle& M, const py::handle& q, int max_pivots) {
+  const py::array qa = py::isinstance<py::array>(q) ? py::reinterpret_borrow<py::array>(q) : py::array();
+  const py::ssize_t n = qa.ndim() == 1 ? qa.shape(0) : -1;
+  const VectorIn<S> qm = vector_in<S>("lemke", "q", q, n < 0 ? 0 : n, "n");
+  // rows_as_columns maps M transposed; its transpose is M itself (no copy)
+  const MatrixIn<S> Mt = rows_as_columns<S>("lemke", "M", M, n, n, "len(q), len(q)");
+  LemkeWorkspace<S> ws(static_cast<int>(n));
+  ws.max_pivots = max_pivots;
+  LcpReport report;
+  {
+    py::gil_scoped_release release;
+    report = lcp_report(treedyn::lemke(ws, Mt.transpose(), qm));
+  }
+  return py::make_tuple(copy_out<S>(ws.z()), copy_out<S>(ws.w()), report);
+}
+
+template <class S>
+py::object ContactKernels<S>::sphere_pendulum(int n) {
+  const robots::SpherePendulum<S> sp = as_value_error("robots.sphere_pendulum", [n] { return robots::SpherePendulum<S>(n); });
+  const auto wrap = [](const Model<S>& model, const CollisionGeometry<S>& geometry) {
+    auto h = std::make_unique<ModelHandle<S>>(model);
+    GeometryPy g;
+    g.set<S>(std::make_shared<GeometryOf<S>>(geometry));
+    g.model_id = h->model.id();
+    for (const Shape<S>& s : geometry.shapes()) g.shapes.push_back(shape_cast<double>(s));
+    return std::make_pair(py::cast(std::move(h)), py::cast(std::move(g)));
+  };
+  const auto os = wrap(sp.os, sp.os_geometry);
+  const auto nmc = wrap(sp.nmc, sp.nmc_geometry);
+  py::list hinges;
+  for (const BilateralConstraint<S>& b : sp.hinges)
+    hinges.append(BilateralConstraint<double>{b.body_a, b.frame_a.template cast<double>(), b.body_b,
+                                              b.frame_b.template cast<double>(), b.rows});
+  const py::object ns = py::module_::import("types").attr("SimpleNamespace");
+  return ns(py::arg("links") = sp.links, py::arg("radius") = static_cast<double>(sp.radius), py::arg("os") = os.first,
+            py::arg("os_geometry") = os.second, py::arg("nmc") = nmc.first, py::arg("nmc_geometry") = nmc.second,
+            py::arg("hinges") = hinges, py::arg("os_q") = copy_out<S>(sp.os_q), py::arg("os_v") = copy_out<S>(sp.os_v),
+            py::arg("nmc_q") = copy_out<S>(sp.nmc_q), py::arg("nmc_v") = copy_out<S>(sp.nmc_v));
+}
+
 namespace {
 
 using Vec3 = Vector3<double>;

@@ -5,9 +5,15 @@
 // tests/compile_budget/measure.sh compiles both at -O2 and reports the CPU time and peak memory; the
 // figures in docs/cmake.md#compile-cost come from that report. Linked together they are a program that runs each
 // algorithm once and exits non-zero when a result is not finite.
+// Built with -DTREEDYN_BUDGET_COMPILED it includes treedyn/compiled.hpp instead: the same calls, declared
+// extern and linked from treedyn::compiled, as a controller that uses the compiled component compiles.
 #include <cmath>
 
+#ifdef TREEDYN_BUDGET_COMPILED
+#include <treedyn/compiled.hpp>
+#else
 #include <treedyn/treedyn.hpp>
+#endif
 
 template <class Scalar>
 bool run_core_algorithms(const treedyn::Model<Scalar>& model) {

@@ -23,6 +23,7 @@ measure() {
   echo "$2 ($cxx -O2 ${*:3}): ${cpu} s CPU, ${mem} GB peak"
 }
 measure core_tu "core TU, budget 30 s and 1.5 GB" "$@"
+measure core_tu "  with treedyn/compiled.hpp (its algorithms linked from treedyn::compiled)" -DTREEDYN_BUDGET_COMPILED "$@"
 measure core_tu "  its double half alone (not in the budget)" -DTREEDYN_BUDGET_SCALAR=double "$@"
 measure core_tu "  its float half alone (not in the budget)" -DTREEDYN_BUDGET_SCALAR=float "$@"
 measure core_model "model building (not in the budget)" "$@"

@@ -18,7 +18,10 @@ if(MODE STREQUAL "find_package")
   set(stage "${WORK_DIR}/stage")
   run_step(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/treedyn-build" -G "${GENERATOR}"
            -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_INSTALL_PREFIX=${stage}
-           -DTREEDYN_BUILD_TESTS=OFF -DTREEDYN_BUILD_EXAMPLES=OFF -DTREEDYN_BUILD_BENCHMARKS=OFF)
+           -DTREEDYN_BUILD_TESTS=OFF -DTREEDYN_BUILD_EXAMPLES=OFF -DTREEDYN_BUILD_BENCHMARKS=OFF
+           -DTREEDYN_BUILD_COMPILED=OFF -DTREEDYN_BUILD_PYTHON=OFF)
+  # The header-only package installs without a build step (the compiled component and the Python module,
+  # which need one, are off here; tests/compiled covers the former).
   run_step(${CMAKE_COMMAND} --install "${WORK_DIR}/treedyn-build")
   if(NOT EXISTS "${stage}/share/cmake/treedyn/treedynConfig.cmake")
     message(FATAL_ERROR "install did not produce treedynConfig.cmake")

@@ -20,7 +20,9 @@ TEST_CASE("README: the C++ controller tick runs as written and its numbers agree
   CHECK(J.rows() == 6);
   CHECK(J.cols() == model.nv());
 
-  // g (a reference into data.C) was overwritten by the second bias call; recompute and compare with rnea.
+  // g and C are both references to data.C, as the README says: g was overwritten by the second bias call.
+  CHECK(&g == &C);
+  // Recompute the gravity torques and compare with rnea(q, 0, 0).
   const Eigen::VectorXd gravity = treedyn::bias(model, data, q, Eigen::VectorXd::Zero(model.nv()));
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
   const Eigen::VectorXd tau_g = treedyn::rnea(model, data, q, zero, zero);

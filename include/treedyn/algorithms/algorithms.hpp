@@ -8,6 +8,7 @@
 
 #include "treedyn/algorithms/aba.hpp"
 #include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/external_forces.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"

@@ -1,6 +1,5 @@
-// Part 2's checks and timings in one scalar type: included by dynamics_float.cpp and
-// dynamics_double.cpp, each of which instantiates run_dynamics_scalar for its scalar.
-#pragma once
+// Part 2's checks and timings, instantiated for float and double in this one unit: the algorithms come from
+// the compiled component (treedyn/compiled.hpp, linked as treedyn::compiled), so the unit only calls them.
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +10,7 @@
 #include <Eigen/Core>
 #include <Eigen/Eigenvalues>
 
-#include <treedyn/algorithms/algorithms.hpp>
+#include <treedyn/compiled.hpp>
 
 #include "dynamics.hpp"
 
@@ -128,5 +127,9 @@ void run_dynamics_scalar(std::array<Robot, R>& robots, std::size_t slot, const T
   }
 }
 
+template void run_dynamics_scalar<float, 1>(std::array<Robot, 1>&, std::size_t, const TimingConfig&);
+template void run_dynamics_scalar<float, 2>(std::array<Robot, 2>&, std::size_t, const TimingConfig&);
+template void run_dynamics_scalar<double, 1>(std::array<Robot, 1>&, std::size_t, const TimingConfig&);
+template void run_dynamics_scalar<double, 2>(std::array<Robot, 2>&, std::size_t, const TimingConfig&);
 
 }  // namespace demo

@@ -1,9 +1,0 @@
-// Part 2's checks and timings instantiated for double (the other scalar's are in their own unit).
-#include "dynamics_checks.hpp"
-
-namespace demo {
-
-template void run_dynamics_scalar<double, 1>(std::array<Robot, 1>&, std::size_t, const TimingConfig&);
-template void run_dynamics_scalar<double, 2>(std::array<Robot, 2>&, std::size_t, const TimingConfig&);
-
-}  // namespace demo

@@ -1,4 +1,0 @@
-// treedyn Python module: the float forms of the dynamics functions (dynamics.hpp).
-#include "dynamics.hpp"
-
-template struct treedyn::python::Dynamics<float>;

@@ -21,8 +21,8 @@
 
 #include "common.hpp"
 #include "treedyn/contact/contact_step.hpp"
-#include "treedyn/contact/geometry.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/collision/geometry.hpp"
+#include "treedyn/kernels/lemke.hpp"
 
 namespace treedyn::python {
 

@@ -22,8 +22,8 @@
 #include <Eigen/Core>
 
 #include "treedyn/contact/contact_step.hpp"
-#include "treedyn/contact/lemke.hpp"
-#include "treedyn/contact/geometry.hpp"
+#include "treedyn/kernels/lemke.hpp"
+#include "treedyn/collision/geometry.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/robots/sphere_pendulum.hpp"
 #include "treedyn/topology/generators.hpp"

@@ -39,7 +39,7 @@
 #include <treedyn/algorithms/forward_kinematics.hpp>
 #include <treedyn/algorithms/rnea.hpp>
 #include <treedyn/contact/contact_step.hpp>
-#include <treedyn/contact/geometry.hpp>
+#include <treedyn/collision/geometry.hpp>
 #include <treedyn/robots/sphere_pendulum.hpp>
 
 namespace {

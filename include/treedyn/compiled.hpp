@@ -21,7 +21,7 @@
 #include "treedyn/schur.hpp"
 #include "treedyn/fixman.hpp"
 #include "treedyn/contact/contact_step.hpp"
-#include "treedyn/contact/geometry.hpp"
+#include "treedyn/collision/geometry.hpp"
 #include "treedyn/detail/instantiations.hpp"
 
 #ifndef TREEDYN_NO_EXTERN_TEMPLATES

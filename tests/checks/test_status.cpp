@@ -12,7 +12,7 @@
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/contact/contact_step.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/kernels/lemke.hpp"
 #include "treedyn/kernels/ltdl.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/robots/robots.hpp"

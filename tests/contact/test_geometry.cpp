@@ -1,4 +1,4 @@
-// Collision geometry (contact/geometry.hpp): signed distances, contact points and normals of placed
+// Collision geometry (collision/geometry.hpp): signed distances, contact points and normals of placed
 // primitives computed by hand, margin filtering, pair exclusion, the setup checks, and shapes on a moving
 // body compared with the body placement composed by hand from the joint transforms.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "treedyn/algorithms/forward_kinematics.hpp"
-#include "treedyn/contact/geometry.hpp"
+#include "treedyn/collision/geometry.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/robots/robots.hpp"
 

@@ -9,7 +9,8 @@
 #include <Eigen/Dense>
 
 #include "support/random.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/kernels/lemke.hpp"
+#include "treedyn/contact/lemke.hpp"  // the old path forwards (CHANGELOG.md, Layout)
 
 namespace {
 

@@ -4,9 +4,9 @@
 
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
-#include "treedyn/contact/geometry.hpp"
+#include "treedyn/collision/geometry.hpp"
 #include "treedyn/robots/pendulum.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/kernels/lemke.hpp"
 
 namespace {
 

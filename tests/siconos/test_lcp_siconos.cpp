@@ -25,7 +25,7 @@
 
 #include "support/random.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/kernels/lemke.hpp"
 
 namespace {
 

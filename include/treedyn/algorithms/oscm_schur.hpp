@@ -25,10 +25,7 @@
 // and the output is NaN. Cost O(N) (one block-tridiagonal factorization). noexcept; never allocates.
 #pragma once
 
-#include <limits>
-
 #include "treedyn/algorithms/oscm_schur_workspace.hpp"
-#include "treedyn/detail/scalar.hpp"
 
 namespace treedyn {
 
@@ -36,15 +33,8 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& oscm_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::schur_arguments_ok("oscm_schur", model, data, ws.schur, q)) return ws.compliance;
-  if (!detail::oscm_schur_factor(model, data, ws, q, false)) {                   // C1, C2
-    ws.compliance.setConstant(detail::nan<Scalar>());
-    return ws.compliance;
-  }
-  ws.V = ws.E_N;                                                                  // C3
-  ws.schur.A_chain.diag(ws.tip()).template triangularView<Eigen::Lower>().solveInPlace(ws.V);
-  ws.compliance = ws.D;                                                           // C4
-  ws.compliance.noalias() -= ws.V.transpose() * ws.V;
-  return ws.compliance;
+  const bool factored = detail::oscm_schur_factor(model, data, ws, q, false);          // C1, C2
+  return detail::oscm_schur_tip_form(ws, factored, ws.E_N, ws.D, true, ws.compliance);  // C3, C4: 𝒟 − VᵀV
 }
 
 }  // namespace treedyn

@@ -28,6 +28,7 @@
 
 #include "treedyn/algorithms/operational_frames.hpp"
 #include "treedyn/algorithms/schur_operators.hpp"
+#include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/block_tridiagonal.hpp"
 #include "treedyn/status.hpp"
 #include "treedyn/model/data.hpp"
@@ -143,6 +144,28 @@ bool oscm_schur_factor(const Model<Scalar, N>& model, Data<Scalar, N>& data, Osc
   }
   ws.schur.status = ws.status;
   return ws.status.ok();
+}
+
+/// The tip step shared by oscm_schur (C3–C4) and osim_schur (Y4–Y5), after oscm_schur_factor: V = C_N⁻¹ X_N,
+/// C_N the tip pivot's Cholesky factor (ws.schur.A_chain.diag(tip)), then out = base − VᵀV when `subtract`,
+/// else base + VᵀV; out is NaN when the factorization failed (`factored` false). Returns out. noexcept; no
+/// allocation.
+template <class Scalar>
+const Matrix6<Scalar>& oscm_schur_tip_form(OscmSchurWorkspace<Scalar>& ws, bool factored,
+                                           const typename OscmSchurWorkspace<Scalar>::Block& X_N,
+                                           const Matrix6<Scalar>& base, bool subtract, Matrix6<Scalar>& out) noexcept {
+  if (!factored) {
+    out.setConstant(nan<Scalar>());
+    return out;
+  }
+  ws.V = X_N;
+  ws.schur.A_chain.diag(ws.tip()).template triangularView<Eigen::Lower>().solveInPlace(ws.V);
+  out = base;
+  if (subtract)
+    out.noalias() -= ws.V.transpose() * ws.V;
+  else
+    out.noalias() += ws.V.transpose() * ws.V;
+  return out;
 }
 
 }  // namespace detail

@@ -25,10 +25,7 @@
 // allocates.
 #pragma once
 
-#include <limits>
-
 #include "treedyn/algorithms/oscm_schur_workspace.hpp"
-#include "treedyn/detail/scalar.hpp"
 
 namespace treedyn {
 
@@ -36,15 +33,8 @@ template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& osim_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
   if (!detail::schur_arguments_ok("osim_schur", model, data, ws.schur, q)) return ws.inertia;
-  if (!detail::oscm_schur_factor(model, data, ws, q, true)) {                    // Y1, Y2, Y3
-    ws.inertia.setConstant(detail::nan<Scalar>());
-    return ws.inertia;
-  }
-  ws.V = ws.R_N;                                                                  // Y4
-  ws.schur.A_chain.diag(ws.tip()).template triangularView<Eigen::Lower>().solveInPlace(ws.V);
-  ws.inertia = ws.S;                                                               // Y5
-  ws.inertia.noalias() += ws.V.transpose() * ws.V;
-  return ws.inertia;
+  const bool factored = detail::oscm_schur_factor(model, data, ws, q, true);           // Y1, Y2, Y3
+  return detail::oscm_schur_tip_form(ws, factored, ws.R_N, ws.S, false, ws.inertia);    // Y4, Y5: 𝒮 + UᵀU
 }
 
 }  // namespace treedyn

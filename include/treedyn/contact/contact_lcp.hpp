@@ -1,6 +1,6 @@
 // contact_lcp: the operational-space mixed LCP of Jain (n.d.), eq. 53 (docs/references.md), for n_u
 // unilateral frictional contacts and n_b bilateral rows, its equality rows eliminated by a Schur
-// complement and the rest solved by Lemke's method (contact/lemke.hpp).
+// complement and the rest solved by Lemke's method (kernels/lemke.hpp).
 //
 // Inputs, all in one world frame (the caller computes them from the OSCM, e.g. `oscm` on the contact
 // nodes, and from the contact-free motion):
@@ -40,7 +40,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/contact/contact.hpp"
-#include "treedyn/contact/lemke.hpp"
+#include "treedyn/kernels/lemke.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
 

@@ -55,6 +55,14 @@ using InlineBlock = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 template <class Scalar, int MaxBlock>
 using InlineBlockVector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, Eigen::ColMajor, MaxBlock, 1>;
 
+/// The block-size rule of BlockTridiagonal and SiblingBlockMatrix: block i's size n lies in [0, max_block],
+/// else std::invalid_argument naming the block (set-up only).
+inline void check_block_size(const char* matrix, int i, int n, int max_block) {
+  if (n < 0 || n > max_block)
+    throw std::invalid_argument(std::string(matrix) + ": block " + std::to_string(i) + " has size " +
+                                std::to_string(n) + ", outside [0, " + std::to_string(max_block) + "]");
+}
+
 }  // namespace detail
 
 template <class Scalar, int MaxBlock = 6>
@@ -71,9 +79,7 @@ class BlockTridiagonal {
     int offset = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const int n = sizes[i];
-      if (n < 0 || n > MaxBlock)
-        throw std::invalid_argument("BlockTridiagonal: block " + std::to_string(i) + " has size " + std::to_string(n) +
-                                    ", outside [0, " + std::to_string(MaxBlock) + "]");
+      detail::check_block_size("BlockTridiagonal", static_cast<int>(i), n, MaxBlock);
       const int n_prev = (i == 0) ? 0 : sizes[i - 1];
       size_.push_back(n);
       offset_.push_back(offset);

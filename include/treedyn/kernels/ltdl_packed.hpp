@@ -105,23 +105,26 @@ class AncestorPattern {
   /// values ← the structural entries of the lower triangle of A (packed row by row).
   template <class DA, class DV>
   void pack(const Eigen::MatrixBase<DA>& A, Eigen::MatrixBase<DV>& values) const noexcept {
-    if (!(detail::shape_ok("AncestorPattern::pack", "A", A, size(), size(), "size()") &&
-          detail::size_ok("AncestorPattern::pack", "values", values, nonzeros(), "nonzeros()")))
-      return;
+    if (!packing_arguments_ok("AncestorPattern::pack", A, values)) return;
     for (int i = 0; i < size(); ++i)
       for (int t = row_start(i); t < row_start(i + 1); ++t) values(t) = A(i, column(t));
   }
   /// The lower triangle of A ← values at the structural entries; nothing else of A is written.
   template <class DV, class DA>
   void unpack(const Eigen::MatrixBase<DV>& values, Eigen::MatrixBase<DA>& A) const noexcept {
-    if (!(detail::shape_ok("AncestorPattern::unpack", "A", A, size(), size(), "size()") &&
-          detail::size_ok("AncestorPattern::unpack", "values", values, nonzeros(), "nonzeros()")))
-      return;
+    if (!packing_arguments_ok("AncestorPattern::unpack", A, values)) return;
     for (int i = 0; i < size(); ++i)
       for (int t = row_start(i); t < row_start(i + 1); ++t) A(i, column(t)) = values(t);
   }
 
  private:
+  /// The check pack and unpack share: A is size() × size() and values has nonzeros() entries.
+  template <class DA, class DV>
+  bool packing_arguments_ok(const char* function, const Eigen::MatrixBase<DA>& A,
+                            const Eigen::MatrixBase<DV>& values) const noexcept {
+    return detail::shape_ok(function, "A", A, size(), size(), "size()") &&
+           detail::size_ok(function, "values", values, nonzeros(), "nonzeros()");
+  }
   static std::size_t idx(int i) noexcept { return static_cast<std::size_t>(i); }
   std::vector<int> start_;  // n + 1 row offsets
   std::vector<int> col_;    // column of each packed entry: i, λ(i), λ(λ(i)), …

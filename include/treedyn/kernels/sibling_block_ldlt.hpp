@@ -62,9 +62,7 @@ class SiblingBlockMatrix {
       if (p < no_parent || p >= i)
         throw std::invalid_argument("SiblingBlockMatrix: block " + std::to_string(i) + " has parent " + std::to_string(p) +
                                     "; parents must be regular (-1 <= parent(i) < i)");
-      if (size(i) < 0 || size(i) > MaxBlock)
-        throw std::invalid_argument("SiblingBlockMatrix: block " + std::to_string(i) + " has size " +
-                                    std::to_string(size(i)) + ", outside [0, " + std::to_string(MaxBlock) + "]");
+      detail::check_block_size("SiblingBlockMatrix", i, size(i), MaxBlock);
       offset_.push_back(offset);
       offset += size(i);
       diag_.push_back(Block::Zero(size(i), size(i)));

@@ -31,45 +31,45 @@ Model<Scalar> arm7() {
   using S = Scalar;
   using V = Vector3<Scalar>;
   const S half_pi = detail::pi<S>() / S(2);
-  const Joint<S> z = Joint<S>::revolute(V::UnitZ());
   ModelBuilder<S> b;
-  int i = no_parent;
-  i = b.add_body(i, z, detail::modified_dh(S(0), S(0), S(0.333)),
-                 detail::inertia_entries(S(4.970684), V(S(3.875e-03), S(2.081e-03), S(0)),  //
-                                         S(7.0337e-01), S(-1.3900e-04), S(6.7720e-03), S(7.0661e-01), S(1.9169e-02),
-                                         S(9.1170e-03)),
-                 "link1");
-  i = b.add_body(i, z, detail::modified_dh(S(0), -half_pi, S(0)),
-                 detail::inertia_entries(S(0.646926), V(S(-3.141e-03), S(-2.872e-02), S(3.495e-03)),  //
-                                         S(7.9620e-03), S(-3.9250e-03), S(1.0254e-02), S(2.8110e-02), S(7.0400e-04),
-                                         S(2.5995e-02)),
-                 "link2");
-  i = b.add_body(i, z, detail::modified_dh(S(0), half_pi, S(0.316)),
-                 detail::inertia_entries(S(3.228604), V(S(2.7518e-02), S(3.9252e-02), S(-6.6502e-02)),  //
-                                         S(3.7242e-02), S(-4.7610e-03), S(-1.1396e-02), S(3.6155e-02), S(-1.2805e-02),
-                                         S(1.0830e-02)),
-                 "link3");
-  i = b.add_body(i, z, detail::modified_dh(S(0.0825), half_pi, S(0)),
-                 detail::inertia_entries(S(3.587895), V(S(-5.317e-02), S(1.04419e-01), S(2.7454e-02)),  //
-                                         S(2.5853e-02), S(7.7960e-03), S(-1.3320e-03), S(1.9552e-02), S(8.6410e-03),
-                                         S(2.8323e-02)),
-                 "link4");
-  i = b.add_body(i, z, detail::modified_dh(S(-0.0825), -half_pi, S(0.384)),
-                 detail::inertia_entries(S(1.225946), V(S(-1.1953e-02), S(4.1065e-02), S(-3.8437e-02)),  //
-                                         S(3.5549e-02), S(-2.1170e-03), S(-4.0370e-03), S(2.9474e-02), S(2.2900e-04),
-                                         S(8.6270e-03)),
-                 "link5");
-  i = b.add_body(i, z, detail::modified_dh(S(0), half_pi, S(0)),
-                 detail::inertia_entries(S(1.666555), V(S(6.0149e-02), S(-1.4117e-02), S(-1.0517e-02)),  //
-                                         S(1.9640e-03), S(1.0900e-04), S(-1.1580e-03), S(4.3540e-03), S(3.4100e-04),
-                                         S(5.4330e-03)),
-                 "link6");
-  i = b.add_body(i, z, detail::modified_dh(S(0.088), half_pi, S(0)),
-                 detail::inertia_entries(S(7.35522e-01), V(S(1.0517e-02), S(-4.252e-03), S(6.1597e-02)),  //
-                                         S(1.2516e-02), S(-4.2800e-04), S(-1.1960e-03), S(1.0027e-02), S(-7.4100e-04),
-                                         S(4.8150e-03)),
-                 "link7");
-  b.add_body(i, Joint<S>::fixed(), detail::modified_dh(S(0), S(0), S(0.107)), RigidInertia<S>::zero(), "flange");
+  const int link7 = detail::add_dh_chain<S>(b, no_parent, {
+      {S(0), S(0), S(0.333),
+       detail::inertia_entries(S(4.970684), V(S(3.875e-03), S(2.081e-03), S(0)),  //
+                               S(7.0337e-01), S(-1.3900e-04), S(6.7720e-03), S(7.0661e-01), S(1.9169e-02),
+                               S(9.1170e-03)),
+       "link1"},
+      {S(0), -half_pi, S(0),
+       detail::inertia_entries(S(0.646926), V(S(-3.141e-03), S(-2.872e-02), S(3.495e-03)),  //
+                               S(7.9620e-03), S(-3.9250e-03), S(1.0254e-02), S(2.8110e-02), S(7.0400e-04),
+                               S(2.5995e-02)),
+       "link2"},
+      {S(0), half_pi, S(0.316),
+       detail::inertia_entries(S(3.228604), V(S(2.7518e-02), S(3.9252e-02), S(-6.6502e-02)),  //
+                               S(3.7242e-02), S(-4.7610e-03), S(-1.1396e-02), S(3.6155e-02), S(-1.2805e-02),
+                               S(1.0830e-02)),
+       "link3"},
+      {S(0.0825), half_pi, S(0),
+       detail::inertia_entries(S(3.587895), V(S(-5.317e-02), S(1.04419e-01), S(2.7454e-02)),  //
+                               S(2.5853e-02), S(7.7960e-03), S(-1.3320e-03), S(1.9552e-02), S(8.6410e-03),
+                               S(2.8323e-02)),
+       "link4"},
+      {S(-0.0825), -half_pi, S(0.384),
+       detail::inertia_entries(S(1.225946), V(S(-1.1953e-02), S(4.1065e-02), S(-3.8437e-02)),  //
+                               S(3.5549e-02), S(-2.1170e-03), S(-4.0370e-03), S(2.9474e-02), S(2.2900e-04),
+                               S(8.6270e-03)),
+       "link5"},
+      {S(0), half_pi, S(0),
+       detail::inertia_entries(S(1.666555), V(S(6.0149e-02), S(-1.4117e-02), S(-1.0517e-02)),  //
+                               S(1.9640e-03), S(1.0900e-04), S(-1.1580e-03), S(4.3540e-03), S(3.4100e-04),
+                               S(5.4330e-03)),
+       "link6"},
+      {S(0.088), half_pi, S(0),
+       detail::inertia_entries(S(7.35522e-01), V(S(1.0517e-02), S(-4.252e-03), S(6.1597e-02)),  //
+                               S(1.2516e-02), S(-4.2800e-04), S(-1.1960e-03), S(1.0027e-02), S(-7.4100e-04),
+                               S(4.8150e-03)),
+       "link7"}
+  });
+  b.add_body(link7, Joint<S>::fixed(), detail::modified_dh(S(0), S(0), S(0.107)), RigidInertia<S>::zero(), "flange");
   return b.build();
 }
 

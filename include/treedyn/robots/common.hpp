@@ -1,14 +1,18 @@
-// treedyn robots: shared helpers for the ready-made models (rotation vectors, modified DH, inertias).
+// treedyn robots: shared helpers for the ready-made models (rotation vectors, modified DH, DH chains,
+// inertias).
 //
 // Reference: modified (Craig) Denavit–Hartenberg convention, J. J. Craig, Introduction to Robotics,
 // 3rd ed., Pearson 2005, §3.4: ^{i−1}T_i = Rx(α_{i−1}) Tx(a_{i−1}) Rz(θ_i) Tz(d_i); Featherstone, Rigid
 // Body Dynamics Algorithms, Springer 2008, §4.2 (tree transforms X_T) and eq. 2.63 (parallel axes).
-// Costs: O(1) each; called only while a model is built. Nothing here allocates.
+// Costs: O(1) each (add_dh_chain: O(links)); called only while a model is built. Nothing here allocates but
+// add_dh_chain, through the ModelBuilder.
 #pragma once
 
 #include <cmath>
+#include <initializer_list>
 
 #include "treedyn/model/joint.hpp"
+#include "treedyn/model/model.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/spatial/transform.hpp"
 #include "treedyn/spatial/types.hpp"
@@ -68,6 +72,27 @@ RigidInertia<Scalar> inertia_entries(const Scalar& mass, const Vector3<Scalar>& 
                                      const Scalar& zz) {
   return RigidInertia<Scalar>::from_mass_com_inertia(mass, com,
                                                      Symmetric3<Scalar>::from_entries(xx, xy, yy, xz, yz, zz));
+}
+
+/// One link of a modified-DH serial chain: the constants a_{i−1}, α_{i−1}, d_i of its revolute joint about
+/// its own z axis (modified_dh), its rigid inertia and its name.
+template <class Scalar>
+struct DhLink {
+  Scalar a, alpha, d;
+  RigidInertia<Scalar> inertia;
+  const char* name;
+};
+
+/// Adds `links` to `b` as a serial chain hanging from `parent`, in order, each on a revolute joint about its
+/// z axis placed by modified_dh(a, α, d) (the PUMA 560 and the Panda arm). Returns the index of the last
+/// body added (`parent` when there is none).
+template <class Scalar>
+int add_dh_chain(ModelBuilder<Scalar>& b, int parent, std::initializer_list<DhLink<Scalar>> links) {
+  const Joint<Scalar> z = Joint<Scalar>::revolute(Vector3<Scalar>::UnitZ());
+  int i = parent;
+  for (const DhLink<Scalar>& link : links)
+    i = b.add_body(i, z, modified_dh(link.a, link.alpha, link.d), link.inertia, link.name);
+  return i;
 }
 
 }  // namespace treedyn::robots::detail

@@ -36,24 +36,21 @@ Model<Scalar> puma560() {
   using S = Scalar;
   using V = Vector3<Scalar>;
   const S half_pi = detail::pi<S>() / S(2);
-  const Joint<S> z = Joint<S>::revolute(V::UnitZ());
   const auto diagonal = [](const S& mass, const V& com, const S& xx, const S& yy, const S& zz) {
     return detail::inertia_entries(mass, com, xx, S(0), S(0), yy, S(0), zz);
   };
   ModelBuilder<S> b;
-  int i = no_parent;
-  i = b.add_body(i, z, detail::modified_dh(S(0), S(0), S(0)), diagonal(S(0), V::Zero(), S(0.175), S(0.175), S(0.35)),
-                 "link1");
-  i = b.add_body(i, z, detail::modified_dh(S(0), -half_pi, S(0.2435)),
-                 diagonal(S(17.4), V(S(0.068), S(0.006), S(-0.016)), S(0.13), S(0.524), S(0.539)), "link2");
-  i = b.add_body(i, z, detail::modified_dh(S(0.4318), S(0), S(-0.0934)),
-                 diagonal(S(4.8), V(S(0), S(-0.070), S(0.014)), S(0.066), S(0.0125), S(0.066)), "link3");
-  i = b.add_body(i, z, detail::modified_dh(S(-0.0203), half_pi, S(0.4331)),
-                 diagonal(S(0.82), V(S(0), S(0), S(-0.019)), S(1.8e-3), S(1.8e-3), S(1.3e-3)), "link4");
-  i = b.add_body(i, z, detail::modified_dh(S(0), -half_pi, S(0)),
-                 diagonal(S(0.34), V::Zero(), S(0.3e-3), S(0.3e-3), S(0.4e-3)), "link5");
-  b.add_body(i, z, detail::modified_dh(S(0), half_pi, S(0)),
-             diagonal(S(0.09), V(S(0), S(0), S(0.032)), S(0.15e-3), S(0.15e-3), S(0.04e-3)), "link6");
+  detail::add_dh_chain<S>(b, no_parent, {
+      {S(0), S(0), S(0), diagonal(S(0), V::Zero(), S(0.175), S(0.175), S(0.35)), "link1"},
+      {S(0), -half_pi, S(0.2435), diagonal(S(17.4), V(S(0.068), S(0.006), S(-0.016)), S(0.13), S(0.524), S(0.539)),
+       "link2"},
+      {S(0.4318), S(0), S(-0.0934), diagonal(S(4.8), V(S(0), S(-0.070), S(0.014)), S(0.066), S(0.0125), S(0.066)),
+       "link3"},
+      {S(-0.0203), half_pi, S(0.4331), diagonal(S(0.82), V(S(0), S(0), S(-0.019)), S(1.8e-3), S(1.8e-3), S(1.3e-3)),
+       "link4"},
+      {S(0), -half_pi, S(0), diagonal(S(0.34), V::Zero(), S(0.3e-3), S(0.3e-3), S(0.4e-3)), "link5"},
+      {S(0), half_pi, S(0), diagonal(S(0.09), V(S(0), S(0), S(0.032)), S(0.15e-3), S(0.15e-3), S(0.04e-3)), "link6"}
+  });
   return b.build();
 }
 

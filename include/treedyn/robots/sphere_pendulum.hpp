@@ -39,7 +39,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/contact/contact.hpp"
-#include "treedyn/contact/geometry.hpp"
+#include "treedyn/collision/geometry.hpp"
 #include "treedyn/model/joint.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/robots/common.hpp"

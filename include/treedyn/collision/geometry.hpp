@@ -27,8 +27,8 @@
 //   capsule–plane   each end cap whose distance is ≤ margin (both when the capsule lies parallel)
 //   capsule–sphere  the closest point of the segment to the sphere's centre, then as sphere–sphere
 //   box–plane       each corner (a point, radius 0) whose distance is ≤ margin
-// Contact conventions (contact.hpp): body_a / point_a is the first shape of the pair and body_b / point_b
-// the second, the normal points from B to A (for a plane pair, B is the plane: n̂ in world coordinates);
+// Contact conventions (contact/contact.hpp): body_a / point_a is the first shape of the pair and body_b /
+// point_b the second, the normal points from B to A (for a plane pair, B is the plane: n̂ in world coordinates);
 // when the first shape is on the world the roles are swapped (body_a is always a body). point_a and point_b
 // lie on the two surfaces, in their bodies' frames (point_b in world coordinates when body_b = world), and
 // distance = n̂·(world point_a − world point_b), negative when the shapes overlap. Coincident sphere

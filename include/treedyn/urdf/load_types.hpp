@@ -1,0 +1,94 @@
+// The types of a URDF load (treedyn::urdf::load, build_model): the inertia and mimic policies, Options, the
+// LoadReport of Diagnostics, MimicJoint and Loaded, the elements of the URDF specification they speak of
+// being <inertial>, <mimic> and fixed <joint>s (docs/references.md). Included by urdf/build_model.hpp, whose
+// header comment states the contract; nothing here needs urdfdom.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "treedyn/model/model.hpp"
+#include "treedyn/urdf/inertia_repair.hpp"
+
+namespace treedyn::urdf {
+
+/// What build_model does with a link inertia that is not physically valid (urdf/inertia_repair.hpp).
+enum class InertiaPolicy {
+  repair,  ///< replace it by the nearest valid one (principal axes kept) and report the change
+  strict,  ///< reject, as the ModelBuilder does: not positive semidefinite, triangle inequality
+  as_is,   ///< keep the numbers (reported); the algorithms run on them, a pivot ≤ 0 shows in their status
+};
+
+/// What build_model does with a <mimic> joint.
+enum class MimicPolicy {
+  independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics)
+  reject,       ///< reject the file
+};
+
+/// Options of build_model. One Options serves load<float>, load<double>, … alike, so its numbers are
+/// written as in the file: urdfdom parses every URDF number to double, and the loader converts each with
+/// Scalar(…) where it is used (the gravity, like every link parameter, once per load).
+struct Options {
+  bool floating_base = false;  ///< a free flyer between the world and the root link (else the root is fixed)
+  InertiaPolicy inertia = InertiaPolicy::repair;
+  MimicPolicy mimic = MimicPolicy::independent;
+  std::array<double, 3> gravity = {0.0, 0.0, -9.81};  ///< base coordinates (URDF has no gravity element)
+};
+
+/// One thing the loader did that the file did not say: a repaired or unphysical inertia, a mimic joint
+/// loaded as independent, a fixed link merged into its parent.
+struct Diagnostic {
+  enum class Kind { inertia_repaired, inertia_kept, mimic_independent, fixed_link_merged };
+  Kind kind = Kind::inertia_repaired;
+  std::string element;                     ///< "link 'name'" or "joint 'name'"
+  std::string what;                        ///< the rule broken and what was done, one sentence
+  InertiaFault fault = InertiaFault::none; ///< inertia diagnostics: the rule broken
+  /// inertia_repaired: ‖ΔĪ_C‖_F / ‖Ī_C‖_F (infinite from zero); a figure for people and logs, in double
+  /// whatever the model's scalar, so one LoadReport type serves every load<Scalar>
+  double relative_change = 0.0;
+
+  /// "link 'camera': <what>".
+  [[nodiscard]] std::string to_string() const { return element + ": " + what; }
+};
+
+/// Every diagnostic of one load, in the order the loader met them.
+struct LoadReport {
+  std::string source;                    ///< the file, or "<string>"
+  std::vector<Diagnostic> diagnostics;
+
+  [[nodiscard]] std::size_t count(Diagnostic::Kind kind) const noexcept {
+    return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                                  [kind](const Diagnostic& d) { return d.kind == kind; }));
+  }
+  /// One line per diagnostic, each starting with the source.
+  [[nodiscard]] std::string to_string() const {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += source + ": " + d.to_string() + "\n";
+    return out;
+  }
+};
+
+/// A <mimic> relation, kept as metadata: q[index] = multiplier · q[mimicked_index] + offset. The model
+/// treats both joints as independent; a program that wants the coupling enforces it.
+template <class Scalar>
+struct MimicJoint {
+  std::string joint;             ///< the mimicking joint (its URDF name)
+  std::string mimicked;          ///< the joint it follows (<mimic joint="…">)
+  int index = -1;                ///< model.find_joint(joint); -1 when that joint is fixed (merged)
+  int mimicked_index = -1;       ///< model.find_joint(mimicked); -1 when that joint is fixed (merged)
+  Scalar multiplier = Scalar(1);
+  Scalar offset = Scalar(0);
+};
+
+/// What load() returns: the model, the mimic relations beside it, and the report.
+template <class Scalar>
+struct Loaded {
+  Model<Scalar> model;
+  std::vector<MimicJoint<Scalar>> mimics;
+  LoadReport report;
+};
+
+}  // namespace treedyn::urdf

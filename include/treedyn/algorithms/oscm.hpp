@@ -236,14 +236,25 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
   frames.compliance.block(rb, ra, nb, na) = selected.topLeftCorner(na, nb).transpose();
 }
 
-/// O4 on the bodies omega_node marks: Ω_i = Ω^J_i + G_iᵀ Ω_λ(i) G_i (oscm_omega), and for a free joint
-/// Ω_i = D_i⁻¹ (aba_free_inertia_step), symmetrized.
-template <class Scalar, int N>
-void oscm_omega_pass(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                     const std::vector<char>& omega_node) noexcept {
-  for (int i = 0; i < model.nbodies(); ++i) {
+/// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
+/// Reduced: Ω_i only where two frames meet and above (frames.omega_node); a diagonal block, whose
+/// c has no Ω, adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
+/// S_kᵀ K already formed in O5: Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
+/// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
+template <bool Faithful, class Scalar, int N, class Dq>
+const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                             OperationalFrames<Scalar>& frames,
+                                                             const Eigen::MatrixBase<Dq>& q) noexcept {
+  if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
+  if (!aba_inertia_outward_pass(model, data, q, "oscm")) return oscm_fail(frames, data.config_status);  // O1
+  for (const int i : model.inward_order())                                          // O2–O3, D_i⁻¹ kept
+    if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
+      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i, "oscm"));
+  frames.status = FactorStatus::success();
+  const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
+  for (int i = 0; i < model.nbodies(); ++i) {                                        // O4
     if (!omega_node[static_cast<std::size_t>(i)]) continue;
-    if (model.joint(i).type == JointType::free_flyer) {
+    if (model.joint(i).type == JointType::free_flyer) {  // Ω_i = D_i⁻¹ (aba_free_inertia_step), symmetrized
       const Matrix6<Scalar> Dinv = frames.Dinv[static_cast<std::size_t>(i)];
       frames.Omega[static_cast<std::size_t>(i)] = Scalar(0.5) * (Dinv + Dinv.transpose());
       continue;
@@ -251,14 +262,7 @@ void oscm_omega_pass(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
     with_joint_width(model.motion_subspaces()[i].cols(),
                      [&](auto width) { oscm_omega<decltype(width)::value>(model, data, frames, i); });
   }
-}
-
-/// O5 for every frame a: from K_{b,a} = (^aX_b)ᵀ up its path, SK = S_kᵀ K_{k,a} at each body and K_{λ(k),a}
-/// stored where O6 reads it (at an Ω node).
-template <class Scalar, int N>
-void oscm_path_pass(const Model<Scalar, N>& model, const Data<Scalar, N>& data, OperationalFrames<Scalar>& frames,
-                    const std::vector<char>& omega_node) noexcept {
-  for (int a = 0; a < frames.size(); ++a) {
+  for (int a = 0; a < frames.size(); ++a) {                                          // O5
     std::size_t slot = static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)]);
     // frames.K[slot] = (^aX_b)ᵀ = ^bX*_a is constant: set once by OperationalFrames::add()
     ForceRows<Scalar> K;
@@ -274,12 +278,7 @@ void oscm_path_pass(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
       K.store(frames.K[slot + 1]);
     }
   }
-}
-
-/// O6 (Faithful) or O6' (reduced) for every pair a ≤ a2, stored in both triangles of Λ.
-template <bool Faithful, class Scalar, int N>
-void oscm_pair_blocks(const Model<Scalar, N>& model, OperationalFrames<Scalar>& frames) noexcept {
-  for (int a2 = 0; a2 < frames.size(); ++a2) {
+  for (int a2 = 0; a2 < frames.size(); ++a2) {                                       // O6
     ForceRows<Scalar> OmegaK;  // Ω_w K_{w,a2} by rows, formed once for all the frames a that meet a2 at the same w
     int OmegaK_at = no_parent;
     for (int a = 0; a <= a2; ++a) {
@@ -309,27 +308,6 @@ void oscm_pair_blocks(const Model<Scalar, N>& model, OperationalFrames<Scalar>& 
       oscm_store_block(frames, a, a2, B);
     }
   }
-}
-
-/// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
-/// Reduced: Ω_i only where two frames meet and above (frames.omega_node); a diagonal block, whose
-/// c has no Ω, adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
-/// S_kᵀ K already formed in O5: Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
-/// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
-template <bool Faithful, class Scalar, int N, class Dq>
-const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                             OperationalFrames<Scalar>& frames,
-                                                             const Eigen::MatrixBase<Dq>& q) noexcept {
-  if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
-  if (!aba_inertia_outward_pass(model, data, q, "oscm")) return oscm_fail(frames, data.config_status);  // O1
-  for (const int i : model.inward_order())                                          // O2–O3, D_i⁻¹ kept
-    if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
-      return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i, "oscm"));
-  frames.status = FactorStatus::success();
-  const std::vector<char>& omega_node = Faithful ? frames.on_path : frames.omega_node;
-  oscm_omega_pass(model, data, frames, omega_node);                                  // O4
-  oscm_path_pass(model, data, frames, omega_node);                                   // O5
-  oscm_pair_blocks<Faithful>(model, frames);                                         // O6
   return frames.compliance;
 }
 

@@ -121,7 +121,7 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
     detail::aba_joint_terms(model, data, tau, i);                                 // M3
     if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i, "modified_aba");
     if (model.parent(i) != no_parent) {                                           // M4
-      const ArticulatedInertia<Scalar> Ia = detail::aba_project_to_parent(model, data, i);  // M5, M6
+      const ArticulatedInertia<Scalar> Ia = detail::aba_carry_to_parent(model, data, i);  // M5, M6
       detail::add_child_pivot_term(model, data, i, Ia);                           // M7
     }
   }

@@ -181,8 +181,8 @@ ArticulatedInertia<Scalar> aba_projected_inertia(const Model<Scalar, N>& model, 
 /// A8–A9 without the bias: Ia = IA_i − U_i (D_i⁻¹U_iᵀ), carried to the parent (IA_λ(i) += X_iᵀ Ia X_i).
 /// Needs U_i and U_i D_i⁻¹. Returns Ia. Shared with oscm.hpp, which needs no bias forces.
 template <class Scalar, int N>
-ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                               int i) noexcept {
+ArticulatedInertia<Scalar> aba_carry_inertia_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                       int i) noexcept {
   const ArticulatedInertia<Scalar> Ia = aba_projected_inertia(model, data, i);                   // A8
   add_transpose_inertia(data.Xup[i], Ia, data.IA[model.parent(i)]);                             // A9
   return Ia;
@@ -190,10 +190,10 @@ ArticulatedInertia<Scalar> aba_project_inertia(const Model<Scalar, N>& model, Da
 
 /// A8–A9: the projected inertia Ia = IA_i − U_i (D_i⁻¹U_iᵀ) and bias pa, carried to the parent. Returns Ia.
 template <class Scalar, int N>
-ArticulatedInertia<Scalar> aba_project_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                 int i) noexcept {
+ArticulatedInertia<Scalar> aba_carry_to_parent(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                               int i) noexcept {
   const int vi = model.v_offset(i), ni = static_cast<int>(data.D[i].rows());
-  const ArticulatedInertia<Scalar> Ia = aba_project_inertia(model, data, i);                    // A8, A9
+  const ArticulatedInertia<Scalar> Ia = aba_carry_inertia_to_parent(model, data, i);            // A8, A9
   Force<Scalar> pa = data.pA[i];                                                                // A8
   pa.noalias() += Ia.M * data.c[i];
   if (ni == 1) {
@@ -301,7 +301,7 @@ bool aba_inertia_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, int 
   aba_form_pivot(model, data, i);
   PivotMatrix<Scalar> L;
   if (!aba_factor_pivot(model, data, i, L, Dinv)) return false;
-  if (model.parent(i) != no_parent) aba_project_inertia(model, data, i);            // A8–A9
+  if (model.parent(i) != no_parent) aba_carry_inertia_to_parent(model, data, i);    // A8–A9
   return true;
 }
 
@@ -313,7 +313,7 @@ bool aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
   aba_joint_terms(model, data, tau, i);                                            // A6
   aba_form_pivot(model, data, i);
   if (!aba_solve_pivot(model, data, i)) return false;
-  if (model.parent(i) != no_parent) aba_project_to_parent(model, data, i);         // A7–A9
+  if (model.parent(i) != no_parent) aba_carry_to_parent(model, data, i);           // A7–A9
   return true;
 }
 

@@ -1,4 +1,4 @@
-// treedyn Python module: the dynamics functions (rnea, bias, aba, modified_aba, forward_dynamics_crba,
+// treedyn Python module: the dynamics functions (rnea, bias, gravity_torques, aba, modified_aba, forward_dynamics_crba,
 // aba_batch, rnea_batch, crba_batch): their float64 and float32 forms (Dynamics<S>) and one entry point per
 // function that dispatches on the model's type (common.hpp, def_by_model). The algorithms come from the
 // compiled component (treedyn/compiled.hpp, included by common.hpp); the batches run on BatchRunner.#include <algorithm>
@@ -18,6 +18,7 @@ struct Dynamics {
   using Obj = const py::object&;
   static py::array_t<S> rnea(H& h, Obj q, Obj v, Obj a, Obj f_ext, Obj out);
   static py::array_t<S> bias(H& h, Obj q, Obj v, Obj f_ext, Obj out);
+  static py::array_t<S> gravity_torques(H& h, Obj q, Obj out);
   static py::array_t<S> aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
   static py::array_t<S> modified_aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
   static py::array_t<S> forward_dynamics_crba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
@@ -123,6 +124,21 @@ py::array_t<S> Dynamics<S>::bias(H& h, Obj q, Obj v, Obj f_ext, Obj out) {
 }
 
 template <class S>
+py::array_t<S> Dynamics<S>::gravity_torques(H& h, Obj q, Obj out) {
+  const VectorIn<S> qm = vector_in<S>("gravity_torques", "q", q, h.model.nq(), "model.nq");
+  py::array_t<S> result = output<S>("gravity_torques", out, {h.model.nv()}, "model.nv");
+  S* dst = result.mutable_data();
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(h.mutex);
+    const auto& g = treedyn::gravity_torques(h.model, h.data, qm);
+    h.last_status = h.data.config_status;
+    std::copy(g.data(), g.data() + h.model.nv(), dst);
+  }
+  return result;
+}
+
+template <class S>
 py::array_t<S> Dynamics<S>::aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out) {
   return forward_call<S>("aba", h, q, v, tau, f_ext, out,
                          [](auto&&... a) -> const auto& { return treedyn::aba(std::forward<decltype(a)>(a)...); },
@@ -198,6 +214,12 @@ void bind_dynamics(py::module_& m) {
                "model.last_status as in rnea.",
                py::arg("model"), py::arg("q"), py::arg("v"), py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none);
 
+  def_by_model(m, "gravity_torques", &D::gravity_torques, &F::gravity_torques,
+               "gravity_torques(model, q, *, out=None) -> g\n\n"
+               "The generalized gravity g(q) (nv,): the joint forces that hold q still against gravity, by a pass\n"
+               "without velocity terms (Pinocchio's computeGeneralizedGravity); equals bias(q, 0) to rounding.\n"
+               "model.last_status as in rnea.",
+               py::arg("model"), py::arg("q"), py::kw_only(), py::arg("out") = none);
   const auto forward = [&](const char* name, auto f64, auto f32, const char* text) {
     def_by_model(m, name, f64, f32, text, py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::kw_only(),
                  py::arg("f_ext") = none, py::arg("out") = none);

@@ -1,4 +1,4 @@
-// treedyn Python module: crba, minverse_ltdl and minverse_aba: their float64 and float32 forms (Inertia<S>)
+// treedyn Python module: crba, solve_H, minverse_ltdl and minverse_aba: their float64 and float32 forms (Inertia<S>)
 // and one entry point per function that dispatches on the model's type (common.hpp, def_by_model).
 #include <algorithm>
 #include <memory>
@@ -15,6 +15,7 @@ struct Inertia {
   using H = ModelHandle<S>;
   using Obj = const py::object&;
   static py::array_t<S> crba(H& h, Obj q, Obj out);
+  static py::array_t<S> solve_H(H& h, Obj q, Obj b, Obj out);
   static py::array_t<S> minverse_ltdl(H& h, Obj q, Obj out);
   static py::array_t<S> minverse_aba(H& h, Obj q, Obj out);
 };
@@ -57,6 +58,23 @@ py::array_t<S> Inertia<S>::crba(H& h, Obj q, Obj out) {
 }
 
 template <class S>
+py::array_t<S> Inertia<S>::solve_H(H& h, Obj q, Obj b, Obj out) {
+  const VectorIn<S> qm = vector_in<S>("solve_H", "q", q, h.model.nq(), "model.nq");
+  const VectorIn<S> bm = vector_in<S>("solve_H", "b", b, h.model.nv(), "model.nv");
+  py::array_t<S> result = output<S>("solve_H", out, {h.model.nv()}, "model.nv");
+  Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, 1>> x(result.mutable_data(), h.model.nv());
+  {
+    py::gil_scoped_release release;
+    const std::lock_guard<std::mutex> lock(h.mutex);
+    x = bm;
+    treedyn::crba(h.model, h.data, qm);
+    treedyn::factor_H(h.model, h.data);
+    h.last_status = treedyn::solve_H(h.model, h.data, x);
+  }
+  return result;
+}
+
+template <class S>
 py::array_t<S> Inertia<S>::minverse_ltdl(H& h, Obj q, Obj out) {
   return inverse_call<MinverseLtdlWorkspace<S>>(
       "minverse_ltdl", h, q, out, &H::minverse_ltdl_ws,
@@ -83,6 +101,12 @@ void bind_inertia(py::module_& m) {
       "The joint-space inertia matrix H(q) (nv, nv), full and symmetric, by the composite-rigid-body\n"
       "algorithm (kg m^2, kg m or kg by the joints' units). out: optional preallocated C-contiguous (nv, nv)\n"
       "array. model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (H is NaN).");
+  def_by_model(m, "solve_H", &D::solve_H, &F::solve_H,
+               "solve_H(model, q, b, *, out=None) -> x\n\n"
+               "x = H(q)^-1 b (nv,): crba, the sparse LTDL factorization of H and its solve in one call (Pinocchio's\n"
+               "crba + cholesky.decompose + cholesky.solve). model.last_status: non_positive_pivot naming the DoF\n"
+               "(row) of a pivot of H that is not > 0, or invalid_configuration; x is then NaN.",
+               py::arg("model"), py::arg("q"), py::arg("b"), py::kw_only(), py::arg("out") = py::none());
   def("minverse_ltdl", &D::minverse_ltdl, &F::minverse_ltdl,
       "minverse_ltdl(model, q, *, out=None) -> Minv\n\n"
       "H(q)^-1 (nv, nv), full and symmetric, from the CRBA and the sparse LTDL factorization of H.\n"

@@ -1,5 +1,6 @@
 // treedyn Python module: configuration space (neutral, random_configuration, integrate, difference),
-// forward kinematics, frame placements and frame Jacobians, both scalars.
+// forward kinematics, frame placements and frame Jacobians, and the controller tick compute_all_terms (whose
+// frame placements share this unit's writer), both scalars.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "treedyn/algorithms/compute_all_terms.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/model/configuration.hpp"
@@ -97,6 +99,37 @@ struct Kinematics {
     });
   }
 
+  static py::tuple frame_placements(H& h, Obj q) {
+    const py::ssize_t nf = static_cast<py::ssize_t>(h.model.frames().size());
+    return placements<S>("frame_placements", h, q, {nf, 3, 3}, {nf, 3}, [&](const auto&, S* R, S* p) {
+      const auto& X = treedyn::frame_placements(h.model, h.data);
+      for (int f = 0; f < X.size(); ++f) write_placement(X[f], R + 9 * f, p + 3 * f);
+    });
+  }
+  static py::dict compute_all_terms(H& h, Obj q, Obj v) {
+    const VectorIn<S> qm = vector_in<S>("compute_all_terms", "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>("compute_all_terms", "v", v, h.model.nv(), "model.nv");
+    const py::ssize_t nv = h.model.nv(), nf = static_cast<py::ssize_t>(h.model.frames().size());
+    py::array_t<S> Hm({nv, nv}), C(nv), g(nv), R({nf, py::ssize_t{3}, py::ssize_t{3}}), p({nf, py::ssize_t{3}});
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      h.last_status = treedyn::compute_all_terms(h.model, h.data, qm, vm);
+      // H is symmetric: the column-major map of the row-major array is exact
+      treedyn::dense_H(h.model, h.data, Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>(Hm.mutable_data(), nv, nv));
+      std::copy(h.data.C.data(), h.data.C.data() + nv, C.mutable_data());
+      std::copy(h.data.g.data(), h.data.g.data() + nv, g.mutable_data());
+      for (int f = 0; f < h.data.X_frame.size(); ++f)
+        write_placement(h.data.X_frame[f], R.mutable_data() + 9 * f, p.mutable_data() + 3 * f);
+    }
+    py::dict out;
+    out["H"] = Hm;
+    out["C"] = C;
+    out["g"] = g;
+    out["R"] = R;
+    out["p"] = p;
+    return out;
+  }
   static py::array_t<S> frame_jacobian(H& h, Obj q, Obj frame, const std::string& reference) {
     const VectorIn<S> qm = vector_in<S>("frame_jacobian", "q", q, h.model.nq(), "model.nq");
     const auto f = frame_arg<S>("frame_jacobian", h.model, frame);
@@ -154,6 +187,20 @@ void bind_kinematics(py::module_& m) {
                "The world placement of a named frame (frame: str, see model.frame_names) or of body `frame` (int):\n"
                "R (3, 3) its axes in world coordinates (columns), p (3,) its origin in world coordinates (m).",
                py::arg("model"), py::arg("q"), py::arg("frame"));
+  def_by_model(m, "frame_placements", &D::frame_placements, &F::frame_placements,
+               "frame_placements(model, q) -> (R, p)\n\n"
+               "Every named frame's world placement in one pass: R (nframes, 3, 3), R[f] the axes of frame\n"
+               "model.frame_names[f] in world coordinates (columns; Pinocchio's data.oMf[f].rotation), p (nframes, 3)\n"
+               "its origin in world coordinates (m; oMf[f].translation). model.last_status as in forward_kinematics.",
+               py::arg("model"), py::arg("q"));
+  def_by_model(m, "compute_all_terms", &D::compute_all_terms, &F::compute_all_terms,
+               "compute_all_terms(model, q, v) -> dict\n\n"
+               "A controller tick's quantities at (q, v) in one call (Pinocchio's computeAllTerms), each computed once:\n"
+               "'H' (nv, nv) the joint-space inertia matrix, 'C' (nv,) = bias(q, v), 'g' (nv,) = gravity_torques(q),\n"
+               "'R' (nframes, 3, 3) and 'p' (nframes, 3) = frame_placements(q). Each equals the separate call's result\n"
+               "bit for bit. model.last_status: the factorization of H (non_positive_pivot naming the DoF, or\n"
+               "invalid_configuration naming the body; the arrays are then NaN where the call could not form them).",
+               py::arg("model"), py::arg("q"), py::arg("v"));
   def_by_model(m, "frame_jacobian", &D::frame_jacobian, &F::frame_jacobian,
                "frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
                "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"

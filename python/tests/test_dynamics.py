@@ -327,3 +327,60 @@ def test_a_non_model_first_argument_raises_value_error():
     with pytest.raises(ValueError, match=r"oscm: argument 'frames' must be a treedyn.OperationalFramesF32"):
         treedyn.oscm(m.cast(np.float32), frames, q.astype(np.float32))
     assert "float32" in treedyn.aba.__doc__ and "float64" in treedyn.aba.__doc__
+
+
+# The calls a controller tick reaches for first: frame_placements, gravity_torques, solve_H, compute_all_terms.
+
+def test_frame_placements_equal_frame_placement_per_name(robot):
+    model, _, q, _, _ = robot
+    R, p = treedyn.frame_placements(model, q)
+    names = model.frame_names
+    assert R.shape == (len(names), 3, 3) and p.shape == (len(names), 3)
+    assert R.dtype == model.dtype
+    for f, name in enumerate(names):
+        Rf, pf = treedyn.frame_placement(model, q, name)
+        assert np.array_equal(R[f], Rf) and np.array_equal(p[f], pf)
+    # rotations: orthonormal to rounding
+    n = as64(R)
+    assert np.abs(np.einsum("fij,fik->fjk", n, n) - np.eye(3)).max() <= 16 * eps(model.dtype)
+
+
+def test_gravity_torques_equal_bias_at_rest(robot):
+    model, _, q, _, _ = robot
+    n, dt = model.nv, model.dtype
+    g = treedyn.gravity_torques(model, q)
+    C0 = treedyn.bias(model, q, np.zeros(n, dt))
+    assert g.dtype == dt and g.shape == (n,)
+    assert np.abs(C0).max() > 0
+    assert np.abs(as64(g) - as64(C0)).max() <= 8 * n * eps(dt) * np.abs(C0).max()
+
+
+def test_solve_H_equals_a_dense_solve(robot):
+    model, model64, q, v, _ = robot
+    n, dt = model.nv, model.dtype
+    x = treedyn.solve_H(model, q, v)
+    assert model.last_status.ok
+    H64 = treedyn.crba(model64, as64(q))
+    ref = np.linalg.solve(H64, as64(v))
+    kappa = np.linalg.cond(H64)
+    assert np.linalg.norm(as64(x) - ref) <= 64 * (n + 1) * eps(dt) * kappa * (np.linalg.norm(ref) + 1)
+
+
+def test_compute_all_terms_equals_the_separate_calls(robot):
+    model, _, q, v, _ = robot
+    n = model.nv
+    terms = treedyn.compute_all_terms(model, q, v)
+    assert model.last_status.ok
+    assert np.array_equal(terms["H"], treedyn.crba(model, q))
+    assert np.array_equal(terms["C"], treedyn.bias(model, q, v))
+    assert np.array_equal(terms["g"], treedyn.gravity_torques(model, q))
+    R, p = treedyn.frame_placements(model, q)
+    assert np.array_equal(terms["R"], R) and np.array_equal(terms["p"], p)
+    assert terms["C"].shape == (n,)
+
+
+def test_solve_H_reports_a_wrong_size():
+    model = treedyn.robots.arm7()
+    q = treedyn.neutral(model)
+    with pytest.raises(ValueError, match="solve_H: argument 'b'"):
+        treedyn.solve_H(model, q, np.zeros(model.nv + 1))

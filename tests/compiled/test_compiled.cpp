@@ -3,7 +3,8 @@
 // detail/instantiations.hpp names a real template and the library defines it. Then the linked code is
 // checked: the three forward-dynamics routes agree, rnea inverts them, the strided-map forms equal the dense
 // forms to rounding (the same templates on the same numbers; Eigen may sum a contiguous vector in packets and a
-// strided one in order), and the two external-force types give the same torques to rounding.
+// strided one in order), the two external-force types give the same torques to rounding, and the tick's
+// factor solves as forward_dynamics_crba does.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -117,6 +118,23 @@ TEMPLATE_TEST_CASE("compiled: the linked instantiations run and agree", "[compil
   VectorX<S> dq(nv);
   difference(model, q, q1, dq);
   CHECK(dq.cwiseAbs().maxCoeff() == S(0));
+
+  // The tick and its parts: q̈ = H⁻¹ (τ − C) from the tick's factor is forward_dynamics_crba's.
+  REQUIRE(compute_all_terms(model, data, q, v).ok());
+  const VectorX<S> g = data.g;
+  VectorX<S> x = tau - data.C;
+  REQUIRE(solve_H(model, data, x).ok());
+  CHECK((x - qdd_crba).cwiseAbs().maxCoeff() <= tolerance<S>(nv) * scale);
+  const int last = static_cast<int>(model.frames().size()) - 1;
+  const Transform<S> X_last = frame_placement(model, data, last);
+  CHECK(X_last.r == data.X_frame[last].r);
+  CHECK(frame_placement(model, data, model.frames().back()).E == data.X_frame[last].E);
+  CHECK(frame_placements(model, data).size() == last + 1);
+  REQUIRE(factor_H(model, data).ok());
+  CHECK(g == gravity_torques(model, data, q));
+  CHECK(same(g, gravity_torques(model, data, mapped(q))));
+  REQUIRE(compute_all_terms(model, data, mapped(q), mapped(v)).ok());
+  CHECK(same(g, data.g));
 }
 
 TEMPLATE_TEST_CASE("compiled: the Schur and Fixman routes run from the library", "[compiled]", float, double) {

@@ -17,6 +17,8 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   std::vector<Force<T>> f_ext(static_cast<std::size_t>(model.nbodies()), Force<T>::Constant(T(0.5)));
   const Transform<T> placement = xlt(Vector3<T>(T(0.1), T(0), T(0.2)));
   MatrixN<T, N> H = MatrixN<T, N>::Zero(model.nv(), model.nv());  // dense_H's caller-sized output
+  Vec x = qdd;                                                     // solve_H's right-hand sides
+  Eigen::Matrix<T, N, 2> B = Eigen::Matrix<T, N, 2>::Ones(model.nv(), 2);
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { forward_kinematics(model, data, q); }) == 0);
@@ -33,6 +35,14 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] { aba(model, data, q, qd, qdd, f_ext); }) == 0);
     CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd, f_ext); }) == 0);
+    CHECK(allocations_in([&] { gravity_torques(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { frame_placements(model, data); }) == 0);
+    CHECK(allocations_in([&] { frame_placement(model, data, static_cast<int>(model.frames().size()) - 1); }) == 0);
+    CHECK(allocations_in([&] { frame_placement(model, data, model.frames().back()); }) == 0);
+    CHECK(allocations_in([&] { crba(model, data, q); factor_H(model, data); }) == 0);
+    CHECK(allocations_in([&] { solve_H(model, data, x); }) == 0);
+    CHECK(allocations_in([&] { solve_H(model, data, B); }) == 0);
+    CHECK(allocations_in([&] { compute_all_terms(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] {
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);

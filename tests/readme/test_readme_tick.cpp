@@ -1,7 +1,7 @@
 // The README's C++ controller tick, compiled and run as written (tests/readme/extract_snippet.cmake pulls it
-// out of README.md at configure time), then checked: the CRBA + LTDL route and the ABA agree, the tool frame's
+// out of README.md at configure time), then checked: the tick's H solve and the ABA agree, the tool frame's
 // placement and Jacobian agree with a finite difference of forward kinematics, the gravity torques are
-// rnea(q, 0, 0). (tests/no_alloc proves these calls allocate nothing.) The test runs in a folder where share/treedyn/robots/ holds
+// rnea(q, 0, 0) and C is bias(q, q̇). (tests/no_alloc proves these calls allocate nothing.) The test runs in a folder where share/treedyn/robots/ holds
 // the built-in robots' URDF files, as an install prefix does.
 #include <catch2/catch.hpp>
 
@@ -20,14 +20,15 @@ TEST_CASE("README: the C++ controller tick runs as written and its numbers agree
   CHECK(J.rows() == 6);
   CHECK(J.cols() == model.nv());
 
-  // g and C are both references to data.C, as the README says: g was overwritten by the second bias call.
-  CHECK(&g == &C);
-  // Recompute the gravity torques and compare with rnea(q, 0, 0).
-  const Eigen::VectorXd gravity = treedyn::bias(model, data, q, Eigen::VectorXd::Zero(model.nv()));
+  // g and C are the tick's data.g and data.C: g = rnea(q, 0, 0), C = bias(q, q̇).
+  CHECK(&g == &data.g);
+  CHECK(&C == &data.C);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
+  const Eigen::VectorXd gravity = g, bias_terms = C;
   const Eigen::VectorXd tau_g = treedyn::rnea(model, data, q, zero, zero);
   CHECK((gravity - tau_g).cwiseAbs().maxCoeff() <= 1e-12 * (1 + tau_g.cwiseAbs().maxCoeff()));
   CHECK(gravity.norm() > 0);  // the arm is under gravity
+  CHECK(bias_terms == treedyn::bias(model, data, q, qd));
 
   // The tool's linear velocity J q̇ (world-aligned rows 3..5) against a central difference of p_tool.
   Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv(), 0.3, -0.4);

@@ -7,11 +7,15 @@
 #pragma once
 
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/compute_all_terms.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/external_forces.hpp"
+#include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/frame_placements.hpp"
+#include "treedyn/algorithms/gravity_torques.hpp"
 #include "treedyn/algorithms/impulse_aba.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/minverse_ltdl.hpp"

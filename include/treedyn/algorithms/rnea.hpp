@@ -32,6 +32,26 @@
 namespace treedyn {
 namespace detail {
 
+/// R8–R10: τ_i = S_iᵀ f_i from the body forces data.f, each added into its parent's (deepest first).
+template <class Scalar, int N, class Out>
+void rnea_inward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, Out& tau) noexcept {
+  using V3 = Vector3<Scalar>;
+  for (const int i : model.inward_order()) {                                     // R8
+    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
+    const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
+    if (S.cols() == 1)
+      tau(model.v_offset(i)) = S.col(0).template head<3>().dot(fn) + S.col(0).template tail<3>().dot(ff);  // R9
+    else tau.segment(model.v_offset(i), S.cols()).noalias() = S.transpose() * data.f[i];
+    const int p = model.parent(i);
+    if (p != no_parent) {                                                        // R10
+      const Transform<Scalar>& X = data.Xup[i];
+      const V3 Etf = rotate<true>(X.E, ff);
+      data.f[p].template head<3>() += rotate<true>(X.E, fn) + cross(X.r, Etf);
+      data.f[p].template tail<3>() += Etf;
+    }
+  }
+}
+
 /// R1–R10 with R3 already done (data.Xup set by joint_transforms): a composite route that ran the
 /// CRBA on the same q calls this directly, so the joint transforms are computed once.
 template <class Scalar, int N, class Dv, class Da, class Fext, class Out>
@@ -70,20 +90,7 @@ void rnea_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data,
     data.f[i].template head<3>() = I.I * aw + cross(I.h, al) + cross(w, hw) + cross(vl, hv) - fe.template head<3>();
     data.f[i].template tail<3>() = I.m * al - cross(I.h, aw) + cross(w, hv) - fe.template tail<3>();
   }
-  for (const int i : model.inward_order()) {                                     // R8
-    const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
-    const V3 fn = data.f[i].template head<3>(), ff = data.f[i].template tail<3>();
-    if (S.cols() == 1)
-      tau(model.v_offset(i)) = S.col(0).template head<3>().dot(fn) + S.col(0).template tail<3>().dot(ff);  // R9
-    else tau.segment(model.v_offset(i), S.cols()).noalias() = S.transpose() * data.f[i];
-    const int p = model.parent(i);
-    if (p != no_parent) {                                                        // R10
-      const Transform<Scalar>& X = data.Xup[i];
-      const V3 Etf = rotate<true>(X.E, ff);
-      data.f[p].template head<3>() += rotate<true>(X.E, fn) + cross(X.r, Etf);
-      data.f[p].template tail<3>() += Etf;
-    }
-  }
+  rnea_inward_pass(model, data, tau);                                            // R8–R10
 }
 
 }  // namespace detail

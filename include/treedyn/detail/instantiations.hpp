@@ -32,6 +32,10 @@ using StridedVectorMap = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, 1>, 0
                                                   const detail::NoExternalForces<S>&) noexcept;                \
   EXTERN template const PackedVector<S, Dynamic>& crba(const Model<S>&, Data<S>&,                              \
                                                        const Eigen::MatrixBase<V>&) noexcept;                  \
+  EXTERN template const VectorN<S, Dynamic>& gravity_torques(const Model<S>&, Data<S>&,                        \
+                                                             const Eigen::MatrixBase<V>&) noexcept;            \
+  EXTERN template FactorStatus compute_all_terms(const Model<S>&, Data<S>&, const Eigen::MatrixBase<V>&,       \
+                                                 const Eigen::MatrixBase<V>&) noexcept;                        \
   EXTERN template const VectorN<S, Dynamic>& aba(const Model<S>&, Data<S>&, const Eigen::MatrixBase<V>&,       \
                                                  const Eigen::MatrixBase<V>&, const Eigen::MatrixBase<V>&,     \
                                                  const detail::NoExternalForces<S>&) noexcept;                 \
@@ -103,6 +107,13 @@ using StridedVectorMap = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, 1>, 0
   EXTERN template const Eigen::Matrix<S, 6, Dynamic>& frame_jacobian(const Model<S>&, Data<S>&,                \
                                                                      const std::string&, ReferenceFrame);      \
   EXTERN template MatrixN<S, Dynamic> dense_H(const Model<S>&, const Data<S>&);                                \
+  EXTERN template FactorStatus factor_H(const Model<S>&, Data<S>&) noexcept;                                    \
+  EXTERN template FactorStatus solve_H(const Model<S>&, const Data<S>&,                                        \
+                                       Eigen::Matrix<S, Eigen::Dynamic, 1>&) noexcept;                         \
+  EXTERN template Transform<S> frame_placement(const Model<S>&, const Data<S>&, int) noexcept;                 \
+  EXTERN template Transform<S> frame_placement(const Model<S>&, const Data<S>&, const Frame<S>&) noexcept;     \
+  EXTERN template const detail::Array<Transform<S>, Dynamic>& frame_placements(const Model<S>&,               \
+                                                                               Data<S>&) noexcept;             \
   EXTERN template void neutral(const Model<S>&, VectorRef<S>) noexcept;                                        \
   EXTERN template void impulse_aba(const Model<S>&, Data<S>&, const std::vector<Force<S>>&,                    \
                                    Eigen::MatrixBase<Eigen::Matrix<S, Eigen::Dynamic, 1>>&) noexcept;          \

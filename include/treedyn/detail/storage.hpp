@@ -20,6 +20,10 @@
 
 namespace treedyn::detail {
 
+/// The room for named frames in a Data of fixed size N: 2N (a frame per moving body, N at most, and as many
+/// merged fixed links); Dynamic for N = Dynamic.
+constexpr int frame_capacity(int N) noexcept { return N == Dynamic ? Dynamic : 2 * N; }
+
 /// A run-time-sized array: std::vector for N = Dynamic, std::array<T, N> plus a count otherwise.
 template <class T, int N>
 class Array {

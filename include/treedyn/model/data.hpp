@@ -6,7 +6,10 @@
 // with the work: O(N) per-body and per-DoF members plus H and its LTDL factor on the model's packed
 // ancestor rows (n + D1 entries, model.h_pattern(); Featherstone (2005) §5, see docs/references.md).
 // Nothing here is n×n: the dense H is a view made on request (dense_H, crba.hpp), and H⁻¹ belongs to the
-// workspace of the algorithm that forms it (MinverseLtdlWorkspace, MinverseAbaWorkspace).
+// workspace of the algorithm that forms it (MinverseLtdlWorkspace, MinverseAbaWorkspace). X_frame holds one
+// placement per named frame (one per moving body plus one per merged fixed link): with a fixed N it has
+// room for 2N frames (detail::frame_capacity), and this constructor throws std::length_error for a model
+// with more.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +31,7 @@ struct Data {
       : model_id(model.id()),
         Xup(model.nbodies(), Transform<Scalar>::identity()),
         X_world(model.nbodies(), Transform<Scalar>::identity()),
+        X_frame(static_cast<int>(model.frames().size()), Transform<Scalar>::identity()),
         v(model.nbodies(), Motion<Scalar>::Zero()),
         a(model.nbodies(), Motion<Scalar>::Zero()),
         f(model.nbodies(), Force<Scalar>::Zero()),
@@ -37,6 +41,7 @@ struct Data {
         S_root(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         tau(VectorN<Scalar, N>::Zero(model.nv())),
         C(VectorN<Scalar, N>::Zero(model.nv())),
+        g(VectorN<Scalar, N>::Zero(model.nv())),
         qdd(VectorN<Scalar, N>::Zero(model.nv())),
         H(PackedVector<Scalar, N>::Zero(model.h_pattern().nonzeros())),
         H_factor(PackedVector<Scalar, N>::Zero(model.h_pattern().nonzeros())),
@@ -65,6 +70,8 @@ struct Data {
   // per body (index i)
   detail::Array<Transform<Scalar>, N> Xup;      ///< ^i X_λ(i) = XJ(q_i) X_T(i)
   detail::Array<Transform<Scalar>, N> X_world;  ///< ^i X_0: body i's placement (world → body coordinates)
+  detail::Array<Transform<Scalar>, detail::frame_capacity(N)> X_frame;  ///< ^f X_0 of model.frames()[f]
+                                                ///< (frame_placements.hpp)
   detail::Array<Motion<Scalar>, N> v;           ///< body velocities, body coordinates
   detail::Array<Motion<Scalar>, N> a;           ///< body accelerations (gravity as base acceleration)
   detail::Array<Force<Scalar>, N> f;            ///< RNEA body forces
@@ -76,6 +83,7 @@ struct Data {
   // per DoF
   VectorN<Scalar, N> tau;                       ///< rnea output
   VectorN<Scalar, N> C;                         ///< bias output
+  VectorN<Scalar, N> g;                         ///< gravity_torques output: τ that holds q against gravity
   VectorN<Scalar, N> qdd;                       ///< forward dynamics output
   PackedVector<Scalar, N> H;                    ///< crba output: H on packed ancestor rows (dense_H for n×n)
   PackedVector<Scalar, N> H_factor;             ///< LTDL factor of H on packed ancestor rows
@@ -95,7 +103,8 @@ struct Data {
   /// Bytes this Data occupies: the object itself plus the heap storage of every member (capacities ×
   /// element size; none with a fixed N). Setup-time bookkeeping, e.g. to check that Data grows as O(N).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return sizeof(*this) + detail::heap_bytes(Xup) + detail::heap_bytes(X_world) + detail::heap_bytes(v) +
+    return sizeof(*this) + detail::heap_bytes(Xup) + detail::heap_bytes(X_world) +
+           detail::heap_bytes(X_frame) + detail::heap_bytes(g) + detail::heap_bytes(v) +
            detail::heap_bytes(a) + detail::heap_bytes(f) + detail::heap_bytes(IC) + detail::heap_bytes(R_root) +
            detail::heap_bytes(o_parent) + detail::heap_bytes(S_root) + detail::heap_bytes(tau) + detail::heap_bytes(C) +
            detail::heap_bytes(qdd) + detail::heap_bytes(H) + detail::heap_bytes(H_factor) + detail::heap_bytes(J) +

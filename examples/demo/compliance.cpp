@@ -1,4 +1,4 @@
-// Part 3 of the demo: the operational-space compliance Λ = J M⁻¹ Jᵀ of a robot's frames by oscm,
+// Part 3 of the demo: the operational-space compliance Λ⁻¹ = J M⁻¹ Jᵀ of a robot's frames by oscm,
 // against oscm_dense (see main.cpp); print_leaf_compliance also serves the URDF run.
 #include <cstdio>
 #include <limits>
@@ -17,7 +17,7 @@
 namespace demo {
 namespace {
 
-/// Λ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
+/// Λ⁻¹ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
 /// O(N + n_c d + n_c²) recursion) and oscm_dense (J · LTDL-solve(Jᵀ)): the grid of 6×6 block norms, the
 /// first frame's diagonal block, and the relative oscm-vs-dense residual against 100 n ε κ(H). Returns
 /// true if both kernels succeeded and the residual is within its bound.
@@ -36,8 +36,8 @@ bool print_operational_compliance(const treedyn::Model<double>& model, const std
   const Eigen::MatrixXd H = treedyn::dense_H(model, data);
   const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues();
   const double bound = 100.0 * model.nv() * std::numeric_limits<double>::epsilon() * eig.maxCoeff() / eig.minCoeff();
-  std::printf("Operational-space compliance Λ = J M⁻¹ Jᵀ of %d frames (%d×%d, local frames)\n", nc, 6 * nc, 6 * nc);
-  std::printf("  ‖Λ_ab‖_F of the 6×6 blocks:\n  %12s", "");
+  std::printf("Operational-space compliance Λ⁻¹ = J M⁻¹ Jᵀ of %d frames (%d×%d, local frames)\n", nc, 6 * nc, 6 * nc);
+  std::printf("  ‖(Λ⁻¹)_ab‖_F of the 6×6 blocks:\n  %12s", "");
   for (int b = 0; b < nc; ++b) std::printf("%12.12s", names[b].c_str());
   std::printf("\n");
   for (int a = 0; a < nc; ++a) {
@@ -53,7 +53,7 @@ bool print_operational_compliance(const treedyn::Model<double>& model, const std
   }
   const double residual = (Lambda - Lambda_dense).norm() / Lambda_dense.norm();
   const bool ok = oscm_status.ok() && dense_status.ok() && residual <= bound;
-  std::printf("  status oscm %s, dense %s; ‖Λ_oscm − Λ_dense‖/‖Λ_dense‖ = %.2e (bound 100 n eps kappa(H) = %.2e)%s\n",
+  std::printf("  status oscm %s, dense %s; ‖(Λ⁻¹)_oscm − (Λ⁻¹)_dense‖/‖(Λ⁻¹)_dense‖ = %.2e (bound 100 n eps kappa(H) = %.2e)%s\n",
               oscm_status.ok() ? "ok" : "FAIL", dense_status.ok() ? "ok" : "FAIL", residual, bound,
               ok ? "" : " FAIL");
   return ok;

@@ -167,12 +167,12 @@ void print_bullet(const std::string& text);
 bool run_factorization(const TimingConfig& cfg, bool quick);
 // Part 2 (dynamics.cpp): identities and timings on humanoid30 and chain30. True if every check passed.
 bool run_dynamics(const TimingConfig& cfg, bool quick);
-// Part 3 (compliance.cpp): Λ of humanoid30's hands and feet by oscm against oscm_dense.
+// Part 3 (compliance.cpp): Λ⁻¹ of humanoid30's hands and feet by oscm against oscm_dense.
 bool print_humanoid_compliance();
 #ifdef TREEDYN_DEMO_URDF
 // urdf.cpp: parts 2 and 3 on a robot loaded from a URDF file.
 bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg);
-// Part 3 on the URDF robot (compliance.cpp): Λ of every leaf body of the model (no children), at its own
+// Part 3 on the URDF robot (compliance.cpp): Λ⁻¹ of every leaf body of the model (no children), at its own
 // origin, by oscm against oscm_dense.
 bool print_leaf_compliance(const treedyn::Model<double, treedyn::Dynamic>& model);
 #endif

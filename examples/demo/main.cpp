@@ -29,14 +29,14 @@
 // inputs prepared outside the timed loops). It ends with the measured chain / humanoid time ratios beside
 // the operation-count predictions of Featherstone (2005) §6. This part takes about 4 s.
 //
-// Part 3. The operational-space compliance Λ = J M⁻¹ Jᵀ of humanoid30's four hands/feet (24×24) by oscm,
+// Part 3. The operational-space compliance Λ⁻¹ = J M⁻¹ Jᵀ of humanoid30's four hands/feet (24×24) by oscm,
 // checked against oscm_dense.
 //
 // Usage: demo [--quick] [--floating-base] [robot.urdf]
 //   --quick  0.5 ms batches, 3 of them: for CI smoke runs (about a second; timings are rough).
-//   robot.urdf (when built with treedyn::urdf): parts 2 and 3 on that robot instead (Λ of its leaf bodies).
+//   robot.urdf (when built with treedyn::urdf): parts 2 and 3 on that robot instead (Λ⁻¹ of its leaf bodies).
 // Exit status: 0 if every factorization succeeded, every residual is within its bound (part 1: 100 n
-// eps of its scalar type; Λ: 100 n eps kappa(H)) and every pattern check passed; 1 otherwise; 2 on a usage
+// eps of its scalar type; Λ⁻¹: 100 n eps kappa(H)) and every pattern check passed; 1 otherwise; 2 on a usage
 // error or an exception.
 
 //
@@ -63,7 +63,7 @@ int run(const TimingConfig& cfg, bool quick) {
     std::printf("\nOK: every factorization succeeded, every residual is within its bound and no branch-induced\n"
                 "zero of H is violated.\n");
   } else {
-    std::printf("\nFAILED: see the lines marked FAIL above (part 1: %s, part 2: %s, Λ: %s).\n",
+    std::printf("\nFAILED: see the lines marked FAIL above (part 1: %s, part 2: %s, Λ⁻¹: %s).\n",
                 factorization_ok ? "ok" : "failed", dynamics_ok ? "ok" : "failed", compliance_ok ? "ok" : "failed");
   }
   return all_ok ? 0 : 1;

@@ -145,8 +145,8 @@ void bind_operational(py::module_& m) {
       "positive definite, or invalid_configuration; the result is then NaN.");
   def("osim", &D::osim, &F::osim,
       "osim(model, frames, q, *, out=None) -> Lambda\n\n"
-      "The operational-space inertia Lambda = (J H(q)^-1 J^T)^-1 (Khatib's and Pinocchio's Lambda) (frames.rows, frames.rows), symmetric: oscm, then\n"
-      "a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
+      "The operational-space inertia Lambda = (J H(q)^-1 J^T)^-1, Khatib's and Pinocchio's Lambda (frames.rows,\n"
+      "frames.rows), symmetric: oscm, then a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
       "naming the ROW of the compliance where it is singular to working precision (J without full row rank,\n"
       "e.g. 6 rows on a body with fewer than 6 DoFs below it); the result is then NaN.");
 }

@@ -206,9 +206,11 @@ void print_header() {
 void print_row(const Row& r, bool quick) {
   const double n2 = static_cast<double>(r.cost.n) * static_cast<double>(r.cost.n);
   const std::string ratio = r.timed() && !quick ? format("%10.2f", r.time_ratio()) : "         -";
-  std::printf("%-19s %-6s %4d %8.1f%% %10.1f %9.1e | %10.0f %12.0f %10.0f | %s%s\n", r.label.c_str(), r.scalar,
-              r.cost.n, 100.0 * static_cast<double>(r.nnz) / n2, r.op_ratio, r.resid, r.t_ltdl, r.t_packed, r.t_llt,
-              ratio.c_str(), r.ok() ? "" : "  FAIL");
+  // A net time at or below zero (a batch where the machine was busier during the kernel's copy) is no time.
+  const auto ns = [](double t, int width) { return t > 0.0 ? format("%*.0f", width, t) : format("%*s", width, "-"); };
+  std::printf("%-19s %-6s %4d %8.1f%% %10.1f %9.1e | %s %s %s | %s%s\n", r.label.c_str(), r.scalar, r.cost.n,
+              100.0 * static_cast<double>(r.nnz) / n2, r.op_ratio, r.resid, ns(r.t_ltdl, 10).c_str(),
+              ns(r.t_packed, 12).c_str(), ns(r.t_llt, 10).c_str(), ratio.c_str(), r.ok() ? "" : "  FAIL");
   for (const std::string& f : r.failures) std::printf("    FAIL: %s\n", f.c_str());
   std::fflush(stdout);
 }

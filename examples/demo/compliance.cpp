@@ -1,4 +1,4 @@
-// Part 3 of the demo: the operational-space compliance Λ = J M⁻¹ Jᵀ of a robot's frames by oscm,
+// Part 4 of the demo: the operational-space compliance Λ⁻¹ = J M⁻¹ Jᵀ of a robot's frames by oscm,
 // against oscm_dense (see main.cpp); print_leaf_compliance also serves the URDF run.
 #include <cstdio>
 #include <limits>
@@ -17,7 +17,7 @@
 namespace demo {
 namespace {
 
-/// Λ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
+/// Λ⁻¹ (6 n_c × 6 n_c, local frames) of the frames (body, name) of `model` at a random state, by oscm (the
 /// O(N + n_c d + n_c²) recursion) and oscm_dense (J · LTDL-solve(Jᵀ)): the grid of 6×6 block norms, the
 /// first frame's diagonal block, and the relative oscm-vs-dense residual against 100 n ε κ(H). Returns
 /// true if both kernels succeeded and the residual is within its bound.
@@ -28,32 +28,32 @@ bool print_operational_compliance(const treedyn::Model<double>& model, const std
   const int nc = static_cast<int>(bodies.size());
   for (int a = 0; a < nc; ++a) frames.add(bodies[a], offset, treedyn::FrameRows::all(), names[a]);
   const Eigen::VectorXd q = treedyn::random_configuration(model, 2024);
-  const Eigen::MatrixXd Lambda = treedyn::oscm(model, data, frames, q);
+  const Eigen::MatrixXd compliance = treedyn::oscm(model, data, frames, q);
   const treedyn::FactorStatus oscm_status = frames.status;  // frames.status is the last kernel's
-  const Eigen::MatrixXd& Lambda_dense = treedyn::oscm_dense(model, data, frames, q);
+  const Eigen::MatrixXd& compliance_dense = treedyn::oscm_dense(model, data, frames, q);
   const treedyn::FactorStatus dense_status = frames.status;
   treedyn::crba(model, data, q);
   const Eigen::MatrixXd H = treedyn::dense_H(model, data);
   const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(H).eigenvalues();
   const double bound = 100.0 * model.nv() * std::numeric_limits<double>::epsilon() * eig.maxCoeff() / eig.minCoeff();
-  std::printf("Operational-space compliance Λ = J M⁻¹ Jᵀ of %d frames (%d×%d, local frames)\n", nc, 6 * nc, 6 * nc);
-  std::printf("  ‖Λ_ab‖_F of the 6×6 blocks:\n  %12s", "");
+  std::printf("Part 4: the operational-space compliance Λ⁻¹ = J H⁻¹ Jᵀ of %d frames (%d×%d, local frames)\n", nc, 6 * nc, 6 * nc);
+  std::printf("  ‖(Λ⁻¹)_ab‖_F of the 6×6 blocks:\n  %12s", "");
   for (int b = 0; b < nc; ++b) std::printf("%12.12s", names[b].c_str());
   std::printf("\n");
   for (int a = 0; a < nc; ++a) {
     std::printf("  %12.12s", names[a].c_str());
-    for (int b = 0; b < nc; ++b) std::printf("%12.4f", Lambda.block(6 * a, 6 * b, 6, 6).norm());
+    for (int b = 0; b < nc; ++b) std::printf("%12.4f", compliance.block(6 * a, 6 * b, 6, 6).norm());
     std::printf("\n");
   }
   std::printf("  diagonal block of %s (rows and columns [ω; v]):\n", names[0].c_str());
   for (int i = 0; i < 6; ++i) {
     std::printf("   ");
-    for (int j = 0; j < 6; ++j) std::printf("%11.4f", Lambda(i, j));
+    for (int j = 0; j < 6; ++j) std::printf("%11.4f", compliance(i, j));
     std::printf("\n");
   }
-  const double residual = (Lambda - Lambda_dense).norm() / Lambda_dense.norm();
+  const double residual = (compliance - compliance_dense).norm() / compliance_dense.norm();
   const bool ok = oscm_status.ok() && dense_status.ok() && residual <= bound;
-  std::printf("  status oscm %s, dense %s; ‖Λ_oscm − Λ_dense‖/‖Λ_dense‖ = %.2e (bound 100 n eps kappa(H) = %.2e)%s\n",
+  std::printf("  status oscm %s, dense %s; ‖(Λ⁻¹)_oscm − (Λ⁻¹)_dense‖/‖(Λ⁻¹)_dense‖ = %.2e (bound 100 n eps kappa(H) = %.2e)%s\n",
               oscm_status.ok() ? "ok" : "FAIL", dense_status.ok() ? "ok" : "FAIL", residual, bound,
               ok ? "" : " FAIL");
   return ok;

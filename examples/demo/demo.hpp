@@ -14,14 +14,12 @@
 
 #include <treedyn/topology/parent_array.hpp>
 
-#ifdef TREEDYN_DEMO_URDF
 #include <treedyn/fwd.hpp>
 
 namespace treedyn {
 template <class Scalar, int N>
-class Model;  // treedyn/model/model.hpp, not included here: only the URDF run's units need it
+class Model;  // treedyn/model/model.hpp, not included here: only the robot units need it
 }  // namespace treedyn
-#endif
 
 namespace demo {
 
@@ -163,16 +161,21 @@ void print_bullet(const std::string& text);
 
 // ---- the parts -----------------------------------------------------------------------------------
 
-// Part 1 (factorization.cpp): the factorization table. True if every row passed its checks.
+// Part 1 (tick.cpp): a controller tick on the robot with its timings. True if its check passed.
+bool run_tick(const treedyn::Model<double, treedyn::Dynamic>& model, const TimingConfig& cfg, bool quick);
+// Part 2 (factorization.cpp): the sparsity study. True if every row passed its checks.
 bool run_factorization(const TimingConfig& cfg, bool quick);
-// Part 2 (dynamics.cpp): identities and timings on humanoid30 and chain30. True if every check passed.
+// Part 3 (dynamics.cpp): identities and timings on humanoid30 and chain30. True if every check passed.
 bool run_dynamics(const TimingConfig& cfg, bool quick);
-// Part 3 (compliance.cpp): Λ of humanoid30's hands and feet by oscm against oscm_dense.
+// Part 4 (compliance.cpp): the compliance Λ⁻¹ of humanoid30's hands and feet by oscm against oscm_dense.
 bool print_humanoid_compliance();
 #ifdef TREEDYN_DEMO_URDF
-// urdf.cpp: parts 2 and 3 on a robot loaded from a URDF file.
-bool run_urdf(const std::string& path, bool floating_base, const TimingConfig& cfg);
-// Part 3 on the URDF robot (compliance.cpp): Λ of every leaf body of the model (no children), at its own
+// urdf.cpp: loads a URDF robot and prints its load report (std::invalid_argument etc. on a bad file).
+treedyn::Model<double, treedyn::Dynamic> load_robot(const std::string& path, bool floating_base);
+// urdf.cpp: parts 3 and 4 on a robot loaded from a URDF file.
+bool run_urdf(treedyn::Model<double, treedyn::Dynamic> model, const std::string& path, bool floating_base,
+              const TimingConfig& cfg);
+// Part 4 on the URDF robot (compliance.cpp): Λ⁻¹ of every leaf body of the model (no children), at its own
 // origin, by oscm against oscm_dense.
 bool print_leaf_compliance(const treedyn::Model<double, treedyn::Dynamic>& model);
 #endif

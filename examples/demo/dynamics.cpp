@@ -1,4 +1,4 @@
-// Part 2 of the demo: the driver, the robots' states and the per-robot tables (see main.cpp).
+// Part 3 of the demo: the driver, the robots' states and the per-robot tables (see main.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -100,18 +100,18 @@ struct OpCount {
 // The measured time ratio beside the paper's predicted range, e.g. measured 1.23x against a predicted
 // 2.37x (a = m) to 2.61x (a = 0) from 6462m+4419a vs 2475m+2124a.
 std::string ratio_against_prediction(double measured, OpCount chain, OpCount humanoid) {
-  return format("measured %.2fx, seed 000 predicts %.2fx (a = m) to %.2fx (a = 0) from %.0fm+%.0fa vs %.0fm+%.0fa",
+  return format("measured %.2fx, Featherstone (2005) predicts %.2fx (a = m) to %.2fx (a = 0) from %.0fm+%.0fa vs %.0fm+%.0fa",
                 measured, (chain.m + chain.a) / (humanoid.m + humanoid.a), chain.m / humanoid.m, chain.m, chain.a,
                 humanoid.m, humanoid.a);
 }
 
 }  // namespace
 
-// Part 2: identities and timings of rnea, crba and forward_dynamics_crba on the 30-DoF humanoid and the
+// Part 3: identities and timings of rnea, crba and forward_dynamics_crba on the 30-DoF humanoid and the
 // equivalent unbranched chain (Featherstone (2005) §6). Returns true if every check passed.
 bool run_dynamics(const TimingConfig& cfg, bool quick) {
   std::printf(
-      "Part 2: dynamics of the 30-DoF humanoid and the equivalent chain (seed 000 §6)\n\n"
+      "Part 3: dynamics of the 30-DoF humanoid and the equivalent chain (Featherstone (2005) §6)\n\n"
       "q = random_configuration(model, %llu), qd and qdd uniform in [-1, 1]; the float model is the double\n"
       "model's cast<float>() and gets the same inputs, rounded. Every identity is evaluated in double from\n"
       "the algorithms' outputs in the row's type; residuals are relative (tau - (H qdd + C): to\n"
@@ -133,7 +133,8 @@ bool run_dynamics(const TimingConfig& cfg, bool quick) {
   const DynamicsRun& humanoid = robots[0].runs[1];
   const DynamicsRun& chain = robots[1].runs[1];
   auto measured = [&](Algorithm k) { return chain.ns[k] / humanoid.ns[k]; };
-  print_bullet("Time chain30 / humanoid30 in double: crba " +
+  if (quick) print_bullet("--quick: the batches are too short for the chain / humanoid time ratios; run without it.");
+  else print_bullet("Time chain30 / humanoid30 in double: crba " +
                ratio_against_prediction(measured(kCrba), {6462, 4419}, {2475, 2124}) + "; forward_dynamics_crba " +
                ratio_against_prediction(measured(kForwardDynamics), {14555, 11756}, {6476, 5597}) + "; rnea " +
                ratio_against_prediction(measured(kRnea), {2263, 1972}, {2275, 1996}) + ".");

@@ -1,4 +1,4 @@
-// Part 2 of the demo, shared by its units: a robot, its state and fixture in one scalar type, the
+// Part 3 of the demo, shared by its units: a robot, its state and fixture in one scalar type, the
 // identities checked and the algorithms timed. dynamics_checks.cpp has the checks and timings (both
 // scalars, the algorithms from the compiled component); dynamics.cpp the driver and its output.
 #pragma once

@@ -1,4 +1,4 @@
-// Part 2's checks and timings, instantiated for float and double in this one unit: the algorithms come from
+// Part 3's checks and timings, instantiated for float and double in this one unit: the algorithms come from
 // the compiled component (treedyn/compiled.hpp, linked as treedyn::compiled), so the unit only calls them.
 
 #include <algorithm>

@@ -41,6 +41,7 @@
 #include <treedyn/contact/contact_step.hpp>
 #include <treedyn/collision/geometry.hpp>
 #include <treedyn/robots/sphere_pendulum.hpp>
+#include <treedyn/status_io.hpp>
 
 namespace {
 
@@ -107,8 +108,10 @@ Run simulate(const Model<double>& model, const CollisionGeometry<double>& geomet
     detect_contacts(model, data, geometry, contacts, margin, props);
     const ContactStepStatus<double>& status = contact_step(model, data, ws, q, v, tau, contacts, dt);
     if (!status.ok() || !ws.q_next.allFinite() || !ws.v_next.allFinite()) {
-      std::fprintf(stderr, "step %d failed (status code %d, phase %d, %zu contacts)\n", step,
-                   static_cast<int>(status.code), static_cast<int>(status.phase), contacts.size());
+      static const char* const phases[] = {"none", "compression", "decompression", "time step"};
+      std::fprintf(stderr, "step %d failed: %s, in the %s phase, %zu contacts%s\n", step, treedyn::to_string(status).c_str(),
+                   phases[static_cast<int>(status.phase)], contacts.size(),
+                   status.ok() ? " (a non-finite q or v after a successful step)" : "");
       run.ok = false;
       break;
     }
@@ -206,6 +209,7 @@ int main(int argc, char** argv) {
   std::printf("|  n | LCP OS | LCP NMC/OS | LCP NMC | OS s/sim-s | NMC/OS s/sim-s | speed-up | max LCP OS | max LCP NMC/OS | max |Δ tip| m | energy J: start, largest rise OS / NMC/OS |\n");
   std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   bool ok = true;
+  std::string failed;  // the simulations that failed, named for the closing line
   // Table 2 of Jain (n.d.): the speed-ups measured there, for n = 3, 6, 12, 15, 24, 30.
   const std::vector<std::pair<int, double>> jain = {{3, 3.6}, {6, 6.5}, {12, 16.1}, {15, 25.6}, {24, 49.7}, {30, 55.6}};
   std::string speedups;  // n, OS and NMC/OS s per simulated s, speed-up, Table 2's speed-up
@@ -215,6 +219,8 @@ int main(int argc, char** argv) {
     const Run os = simulate(p.os, p.os_geometry, {}, p.os_q, p.os_v, p.radius, steps, sample, frame);
     const Run nmc = simulate(p.nmc, p.nmc_geometry, p.hinges, p.nmc_q, p.nmc_v, p.radius, steps, sample, steps + 1);
     ok = ok && os.ok && nmc.ok;
+    if (!os.ok) failed += " n = " + std::to_string(n) + " minimal coordinates (OS);";
+    if (!nmc.ok) failed += " n = " + std::to_string(n) + " non-minimal coordinates (NMC/OS);";
     const double simulated = steps * dt;
     double deviation = 0.0;
     const std::size_t samples = std::min(os.path.size(), nmc.path.size());
@@ -265,5 +271,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gnuplot failed for the speed-up plot\n");
   std::printf("\nCSV%s in %s (pendulum_contact_n<n>*, pendulum_contact_speedup.*)\n", plot ? " and PNG files" : " files (no gnuplot: no PNG)",
               out.c_str());
+  if (!failed.empty()) std::printf("FAILED: a contact step failed in:%s (the step and status are on stderr)\n", failed.c_str());
+  else if (!ok) std::printf("FAILED: an output file could not be written (named on stderr)\n");
   return ok ? 0 : 1;
 }

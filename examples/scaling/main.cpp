@@ -59,6 +59,7 @@ std::string format_time(double s) {
 }
 
 double g_sink = 0.0;  // keeps the timed results alive; checked at exit
+std::string g_failed;  // the (shape, n, algorithm) whose result was not finite, named at exit
 
 void row(const char* shape, const std::vector<int>& lambda) {
   const int n = static_cast<int>(lambda.size());
@@ -71,6 +72,12 @@ void row(const char* shape, const std::vector<int>& lambda) {
   const Eigen::VectorXd q = treedyn::random_configuration(model, 7);
   const Eigen::VectorXd qd = Eigen::VectorXd::LinSpaced(model.nv(), -1.0, 1.0);
   const Eigen::VectorXd qdd = Eigen::VectorXd::LinSpaced(model.nv(), 1.0, -1.0);
+  const auto check = [&](const char* algorithm, bool finite) {
+    if (!finite) g_failed += std::string(" ") + shape + " n = " + std::to_string(n) + ": " + algorithm + ";";
+  };
+  check("rnea", treedyn::rnea(model, data, q, qd, qdd).allFinite());
+  check("aba", treedyn::aba(model, data, q, qd, qdd).allFinite());
+  check("crba", treedyn::crba(model, data, q).allFinite());
   const double t_rnea = median_seconds([&] { g_sink += treedyn::rnea(model, data, q, qd, qdd)(0); });
   const double t_aba = median_seconds([&] { g_sink += treedyn::aba(model, data, q, qd, qdd)(0); });
   const double t_crba = median_seconds([&] { g_sink += treedyn::crba(model, data, q)(0); });
@@ -97,5 +104,7 @@ int main(int argc, char** argv) {
     if (n > max_chain) break;
     row("chain", treedyn::topologies::chain(n));
   }
-  return std::isfinite(g_sink) ? 0 : 1;  // non-zero when a result was not finite
+  if (!g_failed.empty()) std::printf("FAILED: a result was not finite:%s\n", g_failed.c_str());
+  else if (!std::isfinite(g_sink)) std::printf("FAILED: a timed result was not finite\n");
+  return g_failed.empty() && std::isfinite(g_sink) ? 0 : 1;
 }

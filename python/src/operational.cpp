@@ -138,15 +138,15 @@ void bind_operational(py::module_& m) {
                  py::arg("model"), py::arg("frames"), py::arg("q"), py::kw_only(), py::arg("out") = py::none());
   };
   def("oscm", &D::oscm, &F::oscm,
-      "oscm(model, frames, q, *, out=None) -> Lambda\n\n"
-      "The operational-space compliance matrix Lambda = J H(q)^-1 J^T (frames.rows, frames.rows), symmetric,\n"
+      "oscm(model, frames, q, *, out=None) -> Lambda_inv\n\n"
+      "The operational-space compliance J H(q)^-1 J^T = Lambda^-1 (frames.rows, frames.rows), symmetric,\n"
       "J the frames' selected rows in their local axes, by Jain's O(N + n_c d + n_c^2) recursion (never forms\n"
       "H). model.last_status and frames.status: non_positive_pivot naming the BODY whose joint pivot is not\n"
-      "positive definite, or invalid_configuration; Lambda is then NaN.");
+      "positive definite, or invalid_configuration; the result is then NaN.");
   def("osim", &D::osim, &F::osim,
-      "osim(model, frames, q, *, out=None) -> Lambda_inv\n\n"
-      "Khatib's operational-space inertia (J H(q)^-1 J^T)^-1 (frames.rows, frames.rows), symmetric: oscm, then\n"
-      "a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
+      "osim(model, frames, q, *, out=None) -> Lambda\n\n"
+      "The operational-space inertia Lambda = (J H(q)^-1 J^T)^-1, Khatib's and Pinocchio's Lambda (frames.rows,\n"
+      "frames.rows), symmetric: oscm, then a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
       "naming the ROW of the compliance where it is singular to working precision (J without full row rank,\n"
       "e.g. 6 rows on a body with fewer than 6 DoFs below it); the result is then NaN.");
 }

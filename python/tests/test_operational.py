@@ -1,4 +1,4 @@
-"""Operational frames, oscm (Lambda = J H^-1 J^T) and osim (its inverse) against NumPy built from the bound
+"""Operational frames, oscm (the compliance J H^-1 J^T) and osim (its inverse, the inertia Lambda) against NumPy built from the bound
 frame_jacobian and crba, in float64 and float32 (float32 results against float64 on the rounded model)."""
 import numpy as np
 import pytest
@@ -104,7 +104,7 @@ def test_operational_arguments_are_checked():
 
 
 def test_named_frame_with_a_placement(dtype):
-    """A named frame off its body's origin (arm7's flange): Lambda from frame_jacobian of that frame."""
+    """A named frame off its body's origin (arm7's flange): the compliance from frame_jacobian of that frame."""
     model = treedyn.robots.arm7(dtype)
     model64 = model.cast(np.float64)
     frames = frames_class(model)(model)

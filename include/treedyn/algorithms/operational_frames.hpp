@@ -2,16 +2,16 @@
 //
 // Reference: frames c = 1..n_c, each fixed on a body b(c) with a constant placement ^cX_{b(c)}
 // (docs/notation.md); Jain (n.d.) eq. 46 (docs/references.md): a contact node uses only
-// the 3 linear rows of its frame, Λ_u = Q_u Λ Q_uᵀ — here a per-frame row selection.
+// the 3 linear rows of its frame, (Λ⁻¹)_u = Q_u Λ⁻¹ Q_uᵀ — here a per-frame row selection.
 // Contract: built once from the model (allocates); add() validates and throws std::invalid_argument naming
 // the frame and the problem. Frames may sit on any branches of a fixed- or floating-base tree, several on
 // one body. Row selection: a mask over the frame's 6 spatial rows (angular x, y, z, linear x, y, z); the
-// selected rows of frame a occupy rows row_offset(a) … row_offset(a) + row_count(a) − 1 of Λ, in the order
+// selected rows of frame a occupy rows row_offset(a) … row_offset(a) + row_count(a) − 1 of Λ⁻¹, in the order
 // of the mask. The kernels (oscm.hpp, oscm_dense.hpp, osim.hpp) keep their per-frame workspace here.
 // Frames that change every call (the contact points of a time step): reserve(max_frames, max_depth_sum)
 // sizes the workspace once (allocates); retarget(specs, n) then replaces the frames without allocating
 // (noexcept, no validation: the caller's frames are valid by construction, bodies in range) at a cost of
-// O(N + n·d + n²·d). After retarget only oscm / oscm_faithful apply, and Λ is the leading rows() × rows()
+// O(N + n·d + n²·d). After retarget only oscm / oscm_faithful apply, and Λ⁻¹ is the leading rows() × rows()
 // block of `compliance` (which keeps its reserved size).
 #pragma once
 
@@ -33,7 +33,7 @@
 
 namespace treedyn {
 
-/// Which of a frame's 6 spatial rows [ω; v] enter Λ: bit k selects row k (0–2 angular, 3–5 linear).
+/// Which of a frame's 6 spatial rows [ω; v] enter Λ⁻¹: bit k selects row k (0–2 angular, 3–5 linear).
 struct FrameRows {
   std::uint8_t mask = 0x3F;
   static constexpr FrameRows all() noexcept { return FrameRows{0x3F}; }
@@ -167,7 +167,7 @@ class OperationalFrames {
   }
 
   [[nodiscard]] int size() const noexcept { return static_cast<int>(frames_.size()); }
-  [[nodiscard]] int rows() const noexcept { return rows_; }            ///< rows of Λ: Σ_a row_count(a)
+  [[nodiscard]] int rows() const noexcept { return rows_; }            ///< rows of Λ⁻¹: Σ_a row_count(a)
   [[nodiscard]] int nbodies() const noexcept { return nbodies_; }
   [[nodiscard]] int nv() const noexcept { return nv_; }
   [[nodiscard]] int body(int a) const noexcept { return at(a).body; }
@@ -188,10 +188,10 @@ class OperationalFrames {
   /// Model::id() of the model it was built for; the algorithms taking it check it (detail/check.hpp).
   std::uint64_t model_id = 0;
   MatrixX compliance;                          ///< oscm, oscm_faithful, oscm_dense: the operational-space
-                                               ///< compliance Λ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
-  MatrixX inertia;                             ///< osim: the operational-space inertia Λ⁻¹, both triangles
+                                               ///< compliance Λ⁻¹ = J M⁻¹ Jᵀ (rows() × rows(), both triangles)
+  MatrixX inertia;                             ///< osim: the operational-space inertia Λ, both triangles
   /// The last kernel's status: oscm / oscm_faithful name the BODY whose joint pivot D_i is not > 0
-  /// (Index::body); oscm_dense the DoF whose LTDL pivot of H is not > 0, osim the row of Λ whose pivot is
+  /// (Index::body); oscm_dense the DoF whose LTDL pivot of H is not > 0, osim the row of Λ⁻¹ whose pivot is
   /// (numerically) not > 0 (Index::row).
   FactorStatus status;
   std::vector<int> parent;                     ///< the model's body parent array λ
@@ -208,7 +208,7 @@ class OperationalFrames {
   std::vector<int> K_offset;                   ///< first entry of frame a's path in K (then depth(b(a)) of them)
   MatrixX Jt;                                  ///< oscm_dense: Jᵀ (nv × rows), then M⁻¹ Jᵀ
   MatrixX MinvJt;                              ///< oscm_dense: M⁻¹ Jᵀ
-  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> compliance_factor;  ///< osim: LTDL factor of Λ, packed rows
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> compliance_factor;  ///< osim: LTDL factor of Λ⁻¹, packed rows
   AncestorPattern dense_pattern;               ///< osim: the chain λ(k) = k − 1: packed rows = the dense triangle
 
  private:
@@ -283,7 +283,7 @@ class OperationalFrames {
 
 namespace detail {
 
-/// Records a failed factorization of an OSCM route: frames.status = status, Λ is NaN. Returns Λ.
+/// Records a failed factorization of an OSCM route: frames.status = status, Λ⁻¹ is NaN. Returns Λ⁻¹.
 template <class Scalar>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_fail(OperationalFrames<Scalar>& frames,
                                                             const FactorStatus& status) noexcept {

@@ -1,11 +1,12 @@
-// oscm: the operational-space compliance matrix Λ = J M⁻¹ Jᵀ of n_c frames by the Υ / EFPA recursion, O(N + n_c·d + n_c²).
+// oscm: the operational-space compliance matrix Λ⁻¹ = J M⁻¹ Jᵀ of n_c frames by the Υ / EFPA recursion, O(N + n_c·d + n_c²).
 //
 // Reference: A. Jain, "Minimal Coordinates Formulation of Contact Dynamics" (Jain (n.d.), docs/references.md),
 // Appendix, eqs. 60–69 (Jain's articulated-body quantities with q̇ = 0: ψ(℘(k),k) = ^{λ(k)}X*_k P_k,
 // H*D⁻¹H = Ω^J, the base-to-tips Υ recursion eqs. 67–68, the Ω(i,j) = Ω(i,k) ψ(k,j) products of eq. 69);
 // the same recursion as Wensing, Featherstone & Orin's EFPA (ICRA 2012); the ABA's pass 2 without bias
 // (O1–O3) is detail/articulated_body.hpp's aba_inertia_outward_pass and aba_inertia_step.
-// Jain ("S1" in the pseudo-code) names J M⁻¹ Jᵀ the OSCM; Khatib's operational-space inertia is its inverse (osim.hpp).
+// Jain ("S1" in the pseudo-code) names J M⁻¹ Jᵀ the OSCM and writes it Λ; here Λ is Khatib's operational-space
+// inertia (osim.hpp) and the compliance is Λ⁻¹ (docs/notation.md#operational-space-λ-is-the-inertia).
 //
 // Definitions (code 0-based: paper body k ↔ code k−1; "λ(i) ≠ 0" ↔ "parent != no_parent"):
 //   P_i = 1 − U_i D_i⁻¹ S_iᵀ  (articulated force propagator),   Ω^J_i = S_i D_i⁻¹ S_iᵀ,
@@ -13,7 +14,7 @@
 //   K_{k←j} = G_{c_1} ⋯ G_j (path j → … → c_1 → k),  K_{j←j} = 1.
 // Pseudo-code:
 //   O1  X_i = XJ(q_i) X_T(i);  IA_i = I_i                         (ABA pass 1 with q̇ = 0: no velocity terms)
-//   O2  for i = N..1:  U_i = IA_i S_i;  D_i = S_iᵀ U_i;  D_i⁻¹ (Cholesky; D_i not ≻ 0 → status, Λ = NaN);
+//   O2  for i = N..1:  U_i = IA_i S_i;  D_i = S_iᵀ U_i;  D_i⁻¹ (Cholesky; D_i not ≻ 0 → status, Λ⁻¹ = NaN);
 //                      Û_i = U_i D_i⁻¹                                                      (ABA pass 2)
 //   O3     if λ(i) ≠ 0:  IA_λ(i) += X_iᵀ (IA_i − U_i Û_iᵀ) X_i
 //   O4  for i = 1..N on a path from a frame's body to the root (EFPA: the other bodies are never needed):
@@ -21,14 +22,14 @@
 //   O5  for each frame a on body b = b(a):  K_{b,a} = (^aX_b)ᵀ;  for k = b, λ(b), …, the root:
 //         r_{k,a} = S_kᵀ K_{k,a};  K_{λ(k),a} = G_k K_{k,a} = X_kᵀ (K_{k,a} − Û_k r_{k,a})   (S1 eq. 69)
 //   O6  for each pair a ≤ a':  c = cca(b(a), b(a'))  (while x ≠ y: if x > y then x = λ(x) else y = λ(y));
-//         Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} on the selected rows and columns (0 if there is no common
-//         ancestor: two subtrees of a fixed base);  Λ_a'a = Λ_aa'ᵀ;  diagonal blocks symmetrized.
+//         (Λ⁻¹)_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} on the selected rows and columns (0 if there is no common
+//         ancestor: two subtrees of a fixed base);  (Λ⁻¹)_a'a = (Λ⁻¹)_aa'ᵀ;  diagonal blocks symmetrized.
 // oscm_faithful runs O4 on every path body. oscm (the optimised variant, tested against it) forms Ω only
 // at the closest common ancestors of pairs of distinct frames and above (frames.omega_node; for the
 // humanoid's feet and hands: the torso alone), so every off-diagonal pair reads Ω_c directly, and a
 // frame's diagonal block completes Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} below the nearest such
 // anchor w term by term (O(d) per frame, so the bound O(N + n_c·d + n_c²) holds):
-//   O6' Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c, λ(c), … below w} r_{k,a}ᵀ D_k⁻¹ r_{k,a'}
+//   O6' (Λ⁻¹)_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c, λ(c), … below w} r_{k,a}ᵀ D_k⁻¹ r_{k,a'}
 // (a rank-1 term per 1-DoF joint, 36 multiplications, against ~350 for one step of O4).
 // How O4 is evaluated (the EFPA observation, exact algebra, no 6×6×6 products): with T = X_i Ω_λ X_iᵀ,
 //   G_iᵀ Ω_λ G_i + Ω^J_i = Pᵀ T P + S D⁻¹ Sᵀ = T − (S Wᵀ + W Sᵀ),   W = T Û − ½ S (Ûᵀ T Û + D⁻¹)
@@ -38,10 +39,10 @@
 // Contract: frames built on this model (OperationalFrames(model), then add()). q has model.nq() entries.
 // Writes data.Xup, data.IA, data.D, data.U, data.U_Dinv, frames.Dinv, frames.Omega, frames.K and frames.SK
 // (where O6 reads them: oscm, K at the Ω nodes and SK below them; oscm_faithful, K on every path body),
-// frames.status and frames.compliance (returned): rows() × rows(), both triangles, symmetric. Λ's row
+// frames.status and frames.compliance (returned): rows() × rows(), both triangles, symmetric. Λ⁻¹'s row
 // offset(a) + k is frame a's spatial row row_index(a, k) of its LOCAL frame ([ω; v] in frame a
 // coordinates, as frame_jacobian(…, ReferenceFrame::local)). A joint pivot D_i that is not positive
-// definite stops the kernel: frames.status names that BODY and Λ is NaN. Cost O(N + n_c·d + n_c²)
+// definite stops the kernel: frames.status names that BODY and Λ⁻¹ is NaN. Cost O(N + n_c·d + n_c²)
 // (d = depth of the deepest frame body). noexcept; never allocates.
 // The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
 // i = N..1, while the steps of different branches overlap in the processor (model.hpp).
@@ -217,7 +218,7 @@ std::size_t oscm_slot(const OperationalFrames<Scalar>& frames, int a, int c) noe
   return static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)] + t);
 }
 
-/// Copies the selected rows / columns of the 6×6 block B of the frame pair (a, a2) into Λ, both triangles:
+/// Copies the selected rows / columns of the 6×6 block B of the frame pair (a, a2) into Λ⁻¹, both triangles:
 /// the selected entries gathered once into a fixed 6×6 block, then written as two block copies.
 template <class Scalar>
 void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Matrix6<Scalar>& B) noexcept {
@@ -236,10 +237,10 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
   frames.compliance.block(rb, ra, nb, na) = selected.topLeftCorner(na, nb).transpose();
 }
 
-/// O1–O6. Faithful: Ω_i on every path body, Λ_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
+/// O1–O6. Faithful: Ω_i on every path body, (Λ⁻¹)_aa' = K_{c,a}ᵀ Ω_c K_{c,a'} (the pseudo-code as written).
 /// Reduced: Ω_i only where two frames meet and above (frames.omega_node); a diagonal block, whose
 /// c has no Ω, adds the rest of Ω_c = Σ_{k ∈ anc(c)} K_{k←c}ᵀ Ω^J_k K_{k←c} term by term from the rows
-/// S_kᵀ K already formed in O5: Λ_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
+/// S_kᵀ K already formed in O5: (Λ⁻¹)_aa' = K_{w,a}ᵀ Ω_w K_{w,a'} + Σ_{k = c … below w} (S_kᵀK_{k,a})ᵀ D_k⁻¹ (S_kᵀK_{k,a'}),
 /// w = frames.omega_anchor[c] (same numbers up to rounding: tested).
 template <bool Faithful, class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
@@ -313,7 +314,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar,
 
 }  // namespace detail
 
-/// Λ = J M(q)⁻¹ Jᵀ for the frames (reduced Ω, see oscm_impl); status in frames.status. Returns frames.compliance.
+/// Λ⁻¹ = J M(q)⁻¹ Jᵀ for the frames (reduced Ω, see oscm_impl); status in frames.status. Returns frames.compliance.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                         OperationalFrames<Scalar>& frames,
@@ -321,7 +322,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& 
   return detail::oscm_impl<false>(model, data, frames, q);
 }
 
-/// The same Λ by the pseudo-code as written (Ω_i on every path body); the reference for oscm.
+/// The same Λ⁻¹ by the pseudo-code as written (Ω_i on every path body); the reference for oscm.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_faithful(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                                  OperationalFrames<Scalar>& frames,

@@ -1,17 +1,17 @@
-// oscm_dense: the reference path for Λ = J M⁻¹ Jᵀ: stacked frame Jacobians, CRBA and the tree-sparse LTDL solve.
+// oscm_dense: the reference path for Λ⁻¹ = J M⁻¹ Jᵀ: stacked frame Jacobians, CRBA and the tree-sparse LTDL solve.
 //
-// Reference: the definition Λ = J M⁻¹ Jᵀ, J from body Jacobians, M⁻¹ from the LTDL factor (the check of
+// Reference: the definition Λ⁻¹ = J M⁻¹ Jᵀ, J from body Jacobians, M⁻¹ from the LTDL factor (the check of
 // oscm.hpp); Jain (n.d.) eq. 46 (row selection Q_u; docs/references.md); the factorization
 // of forward_dynamics_crba.hpp (Featherstone (2005) §5, App. A).
 //   R1  H = crba(q) (packed);  its copy = Lᵀ D L in place (kernels/ltdl_packed.hpp); pivot not > 0 → status
 //   R2  Jᵀ: column offset(a) + k = row row_index(a, k) of frame_jacobian(b(a), ^aX_b(a), local)
-//   R3  Y = L⁻¹ D⁻¹ L⁻ᵀ Jᵀ        (ltdl_solve_packed, one column per row of Λ)
-//   R4  Λ = J Y, symmetrized      (a coefficient-wise product: no GEMM workspace)
+//   R3  Y = L⁻¹ D⁻¹ L⁻ᵀ Jᵀ        (ltdl_solve_packed, one column per row of Λ⁻¹)
+//   R4  Λ⁻¹ = J Y, symmetrized      (a coefficient-wise product: no GEMM workspace)
 // Contract: frames built on this model. q has model.nq() entries. Writes data.Xup, data.X_world, data.J,
 // data.H, data.H_factor, data.factor_status, frames.Jt, frames.MinvJt, frames.status and
 // frames.compliance (returned, both triangles). If H is not positive definite, frames.status names
-// the DoF row of the failing pivot and Λ is NaN. Cost: CRBA + LTDL + m·(d·n_i + 2·D1 + n) + m²·n for m
-// rows of Λ (O(n³) worst case on a chain; the recursive oscm.hpp is O(N)). noexcept; never allocates.
+// the DoF row of the failing pivot and Λ⁻¹ is NaN. Cost: CRBA + LTDL + m·(d·n_i + 2·D1 + n) + m²·n for m
+// rows of Λ⁻¹ (O(n³) worst case on a chain; the recursive oscm.hpp is O(N)). noexcept; never allocates.
 #pragma once
 
 #include "treedyn/algorithms/crba.hpp"
@@ -22,7 +22,7 @@
 
 namespace treedyn {
 
-/// Λ = J M(q)⁻¹ Jᵀ by dense Jacobians and the LTDL factor of H; status in frames.status.
+/// Λ⁻¹ = J M(q)⁻¹ Jᵀ by dense Jacobians and the LTDL factor of H; status in frames.status.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                               OperationalFrames<Scalar>& frames,

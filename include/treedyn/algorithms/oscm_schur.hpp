@@ -3,8 +3,8 @@
 // Source: A. Fijany, ICRA 1994 (docs/references.md), §III.C "Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ"
 // (Eq. 39) and §IV.A (Eqs. 46–47: 𝒜⁻¹ℰ is an SPD block-tridiagonal solve with six right-hand sides, and
 // "exploiting the sparse structure of ℰᵀ" only its N-th block is read); notation:
-// docs/notation.md. Naming (Jain (n.d.)): Λ⁻¹ of Fijany (the inverse operational-
-// space inertia) is the operational space compliance matrix J M⁻¹ Jᵀ, hence "oscm".
+// docs/notation.md. Naming: Fijany's Λ⁻¹ (the inverse of the operational-space
+// inertia Λ) is the compliance J M⁻¹ Jᵀ, Jain's operational space compliance matrix, hence "oscm".
 // Derivation (q̇ = 0, g = 0, τ = 0, force F applied at E): 𝓘a = 𝒫ᵀ𝒲μ + βᵀF, 𝒲ᵀ𝒫a = 0 ⇒ 𝒜μ = −ℰF, and
 // a_E = βa = (𝒟 − ℰᵀ𝒜⁻¹ℰ)F, with β = [0 … 0 ^EX_N].
 // The solve with ℰ: ℰ is nonzero only in the tip block N, which the block LDLᵀ (base to tip) eliminates last.

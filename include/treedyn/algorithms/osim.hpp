@@ -1,16 +1,16 @@
-// osim: Khatib's operational-space inertia Λ⁻¹ = (J M⁻¹ Jᵀ)⁻¹ of n_c frames, by oscm and a dense LᵀDL factorization.
+// osim: Khatib's operational-space inertia Λ = (J M⁻¹ Jᵀ)⁻¹ of n_c frames, by oscm and a dense LᵀDL factorization.
 //
-// Reference: naming of Jain (n.d.) (docs/references.md): the OSCM is Λ = J M⁻¹ Jᵀ, the operational-space
-// inertia its inverse; Jain (n.d.) Appendix; the LTDL kernel
+// Reference: Λ is Khatib's operational-space inertia and Λ⁻¹ = J M⁻¹ Jᵀ the compliance (Jain's OSCM, which
+// Jain writes Λ: docs/notation.md#operational-space-λ-is-the-inertia); Jain (n.d.) Appendix (docs/references.md); the LTDL kernel
 // of Featherstone (2005) App. A on packed rows (kernels/ltdl_packed.hpp) with the chain parent array λ(k) = k − 1,
 // which makes it the dense reversed LᵀDL factorization (tested), and its inverse
 // (kernels/ltdl_inverse.hpp).
-//   I1  Λ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → frames.status = that status)
-//   I2  Λ = Lᵀ D L   (ltdl_packed on a packed copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j Λ_jj
-//   I3  Λ⁻¹ = L⁻¹ D⁻¹ L⁻ᵀ                      (ltdl_inverse_packed, both triangles)
-// A pivot at or below m·ε·max_j Λ_jj counts as zero: Λ is then singular to working precision (J does not
+//   I1  Λ⁻¹ = oscm(q, frames)                    (oscm.hpp; a failed joint pivot → frames.status = that status)
+//   I2  Λ⁻¹ = Lᵀ D L   (ltdl_packed on a packed copy, λ(k) = k − 1); stop at the first pivot D_k ≤ m·ε·max_j (Λ⁻¹)_jj
+//   I3  Λ = L⁻¹ D⁻¹ L⁻ᵀ                      (ltdl_inverse_packed, both triangles)
+// A pivot at or below m·ε·max_j (Λ⁻¹)_jj counts as zero: Λ⁻¹ is then singular to working precision (J does not
 // have full row rank, e.g. 6 rows on a body with fewer than 6 DoFs between it and the base), and
-// frames.status names the row of Λ where the factorization stopped; Λ⁻¹ is NaN then.
+// frames.status names the row of Λ⁻¹ where the factorization stopped; Λ is NaN then.
 // Contract: frames built on this model; q has model.nq() entries. Writes everything oscm writes, and
 // frames.compliance_factor, frames.status and frames.inertia (returned, both triangles). Cost: oscm +
 // m³/6 + m³/2 multiply-adds for m rows. noexcept; never allocates.
@@ -25,7 +25,7 @@
 
 namespace treedyn {
 
-/// Λ⁻¹ (the operational-space inertia) for the frames; status in frames.status. Returns frames.inertia.
+/// Λ (the operational-space inertia) for the frames; status in frames.status. Returns frames.inertia.
 template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                         OperationalFrames<Scalar>& frames,

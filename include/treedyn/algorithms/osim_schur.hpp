@@ -5,7 +5,7 @@
 // docs/notation.md. SIGN: the paper prints Λ = 𝒮 − ℛᵀ𝒴⁻¹ℛ; with 𝒴 the positive
 // semidefinite matrix it defines, Woodbury on Λ⁻¹ = 𝒟 − ℰᵀ𝒜⁻¹ℰ with 𝒜 = 𝒴 + ℰ𝒟⁻¹ℰᵀ gives "+"
 // (Λ ⪰ 𝒮: the rest of the arm adds apparent inertia to the tip body's own); tests/algorithms/oscm/test_oscm_schur.cpp
-// shows the printed "−" fails. Naming (Jain (n.d.)): J M⁻¹ Jᵀ is the OSCM, its inverse the OSIM, hence "osim".
+// shows the printed "−" fails. Naming: Λ is the operational-space inertia (OSIM), the inverse of the compliance J M⁻¹ Jᵀ, hence "osim".
 // 𝒴 differs from 𝒜 only in the tip block: 𝒴_NN = 𝒜_NN − ℰ_N𝒟⁻¹ℰ_Nᵀ = 𝒜_NN − W_Nᵀ I_N⁻¹ W_N
 // (OscmSchurWorkspace T5). Its leading blocks are 𝒜's (positive definite), so the block LDLᵀ can fail only at
 // the last pivot Δ'_N, and ℛ being nonzero only in block N gives ℛᵀ𝒴⁻¹ℛ = ℛ_Nᵀ Δ'_N⁻¹ ℛ_N = UᵀU,

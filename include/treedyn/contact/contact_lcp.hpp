@@ -4,11 +4,11 @@
 //
 // Inputs, all in one world frame (the caller computes them from the OSCM, e.g. `oscm` on the contact
 // nodes, and from the contact-free motion):
-//   G_uu = Q_u Λ Q_uᵀ (3n_u × 3n_u): how a linear impulse pair at contact j (+ on A, − on B) changes the
+//   G_uu = Q_u Λ⁻¹ Q_uᵀ (3n_u × 3n_u): how a linear impulse pair at contact j (+ on A, − on B) changes the
 //          relative linear velocity of A with respect to B at contact i (block (i, j));
 //   v_u  (3n_u): the relative velocities the step gives without contact impulses (v_u⁻ + Q_u α^f Δt for a
 //          time step, v_u⁻ for a collision);
-//   and, when there are bilateral rows, G_bu = Q_b Λ Q_uᵀ (n_b × 3n_u), G_bb = Q_b Λ Q_bᵀ (n_b × n_b) and
+//   and, when there are bilateral rows, G_bu = Q_b Λ⁻¹ Q_uᵀ (n_b × 3n_u), G_bb = Q_b Λ⁻¹ Q_bᵀ (n_b × n_b) and
 //   v_b (n_b), the velocity of those rows without impulses (Jain's Q_b α^f Δt − U̇ Δt), which must come
 //   out zero.
 // Unknowns: p_b (free), β = col(β_i) with β_i = (F_n,i, β_i1 … β_i,n_f) ≥ 0 and σ = col(σ_i) ≥ 0.

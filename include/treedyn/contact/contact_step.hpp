@@ -8,9 +8,9 @@
 //   T2  Constraint rows as operational frames (OperationalFrames::retarget, no allocation): contact i is
 //       a frame at point_a on A and one at point_b on B (world-aligned axes, FrameRows::linear(): Jain's
 //       eq. 46), none on the world's side; a bilateral constraint is its frame F_a on A and, on B, a frame
-//       at F_a's current placement, both with its row selection. Λ = oscm(q) (O(N + n_c·d + n_c²)), and
-//       the blocks of G = Q Λ Qᵀ combine the frames of a row pair with + on A and − on B:
-//       G_cd = Λ(a_c, a_d) − Λ(a_c, b_d) − Λ(b_c, a_d) + Λ(b_c, b_d). Rows: 3 per contact (world
+//       at F_a's current placement, both with its row selection. Λ⁻¹ = oscm(q) (O(N + n_c·d + n_c²)), and
+//       the blocks of G = Q Λ⁻¹ Qᵀ combine the frames of a row pair with + on A and − on B:
+//       G_cd = Λ⁻¹(a_c, a_d) − Λ⁻¹(a_c, b_d) − Λ⁻¹(b_c, a_d) + Λ⁻¹(b_c, b_d). Rows: 3 per contact (world
 //       coordinates), then the bilateral rows (in F_a coordinates): G_uu, G_bu, G_bb of eq. 53.
 //   T3  Collisions (§7). Relative velocities at θ̇⁻ by one velocity pass (v = J θ̇⁻). A contact whose
 //       normal approach speed −n̂ᵀv exceeds ws.collision_speed and whose gap closes within the step
@@ -158,7 +158,7 @@ int contact_constraint_rows(const Model<Scalar, N>& model, Data<Scalar, N>& data
   return row;
 }
 
-/// T2, the compliance: Λ = oscm(q) on the frames of contact_constraint_rows and G = Q Λ Qᵀ of its m rows into
+/// T2, the compliance: Λ⁻¹ = oscm(q) on the frames of contact_constraint_rows and G = Q Λ⁻¹ Qᵀ of its m rows into
 /// ws.G. False when the frames cannot be set (invalid_argument) or the OSCM fails (dynamics_failed).
 template <class Scalar, int N, class Dq>
 bool contact_constraint_compliance(const Model<Scalar, N>& model, Data<Scalar, N>& data,

@@ -21,7 +21,7 @@ struct Frame {
   Transform<Scalar> placement;    ///< ^frame X_body
 };
 
-/// Limits of a joint, read-only metadata (URDF <limit>): no algorithm reads them. Position limits apply to
+/// Limits of a joint, read-only metadata (URDF `<limit>`): no algorithm reads them. Position limits apply to
 /// each of the joint's coordinates; infinite when not given.
 template <class Scalar>
 struct JointLimits {

@@ -169,7 +169,6 @@ class Model {
     out.h_pattern_ = h_pattern_;
     out.gravity_ = gravity_.template cast<NewScalar>();
     out.joint_.assign(nbodies(), Joint<NewScalar>{});
-    out.placement_.assign(nbodies(), JointPlacement<NewScalar>{});
     out.S_.assign(nbodies(), MotionSubspace<NewScalar>::Zero(6, 1));
     out.X_tree_.assign(nbodies(), Transform<NewScalar>::identity());
     out.inertia_.assign(nbodies(), RigidInertia<NewScalar>::zero());
@@ -178,7 +177,9 @@ class Model {
       if constexpr (widening<NewScalar>()) out.joint_[i].axis.normalize();
       out.S_[i] = out.joint_[i].motion_subspace();
       out.X_tree_[i] = cast_transform<NewScalar>(X_tree_[i]);
-      out.placement_[i] = JointPlacement<NewScalar>::make(out.joint_[i], out.X_tree_[i]);
+      // Appended as ModelBuilder does, not assigned over a filler: a default JointPlacement leaves its Eigen
+      // members uninitialised, and copying one into every slot copied indeterminate values.
+      out.placement_.push_back(JointPlacement<NewScalar>::make(out.joint_[i], out.X_tree_[i]));
       out.inertia_[i] = inertia_[i].template cast<NewScalar>();
     }
     for (const Frame<Scalar>& f : frames_)

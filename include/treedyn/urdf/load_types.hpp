@@ -22,7 +22,7 @@ enum class InertiaPolicy {
   as_is,   ///< keep the numbers (reported); the algorithms run on them, a pivot ≤ 0 shows in their status
 };
 
-/// What build_model does with a <mimic> joint.
+/// What build_model does with a `<mimic>` joint.
 enum class MimicPolicy {
   independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics)
   reject,       ///< reject the file
@@ -71,12 +71,12 @@ struct LoadReport {
   }
 };
 
-/// A <mimic> relation, kept as metadata: q[index] = multiplier · q[mimicked_index] + offset. The model
+/// A `<mimic>` relation, kept as metadata: q[index] = multiplier · q[mimicked_index] + offset. The model
 /// treats both joints as independent; a program that wants the coupling enforces it.
 template <class Scalar>
 struct MimicJoint {
   std::string joint;             ///< the mimicking joint (its URDF name)
-  std::string mimicked;          ///< the joint it follows (<mimic joint="…">)
+  std::string mimicked;          ///< the joint it follows (`<mimic joint="…">`)
   int index = -1;                ///< model.find_joint(joint); -1 when that joint is fixed (merged)
   int mimicked_index = -1;       ///< model.find_joint(mimicked); -1 when that joint is fixed (merged)
   Scalar multiplier = Scalar(1);

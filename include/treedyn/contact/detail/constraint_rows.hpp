@@ -1,5 +1,5 @@
 // The row groups of contact_step (contact/contact_step.hpp) as operational frames: their relative velocities,
-// their block of the compliance G = Q Λ Qᵀ, and an impulse on them applied to the joint velocities.
+// their block of the compliance G = Q Λ⁻¹ Qᵀ, and an impulse on them applied to the joint velocities.
 #pragma once
 
 #include <vector>
@@ -31,7 +31,7 @@ void constraint_velocities(const Model<Scalar, N>& model, Data<Scalar, N>& data,
   }
 }
 
-/// G_cd = Λ(a_c, a_d) − Λ(a_c, b_d) − Λ(b_c, a_d) + Λ(b_c, b_d) for every pair of row groups (T2).
+/// G_cd = Λ⁻¹(a_c, a_d) − Λ⁻¹(a_c, b_d) − Λ⁻¹(b_c, a_d) + Λ⁻¹(b_c, b_d) for every pair of row groups (T2).
 template <class Scalar, class Groups, class DG>
 void assemble_constraint_compliance(const OperationalFrames<Scalar>& frames, const Groups& groups,
                                     Eigen::MatrixBase<DG>& G) noexcept {

@@ -188,6 +188,36 @@ void bind_builder(py::module_& m) {
           "built and validated, then cast once (Model.cast).");
 }
 
+/// One field of every joint's limits, as a read-only array in the model's dtype.
+template <class S>
+py::array_t<S> limit_array(const Model<S>& model, S JointLimits<S>::*field) {
+  py::array_t<S> out(static_cast<py::ssize_t>(model.nbodies()));
+  for (int i = 0; i < model.nbodies(); ++i) out.mutable_at(i) = model.limits(i).*field;
+  out.attr("flags").attr("writeable") = false;
+  return out;
+}
+
+/// Every body's mass (what = 0), centre of mass (1) or rotational inertia about it (2), read-only.
+template <class S>
+py::array_t<S> inertia_array(const Model<S>& model, int what) {
+  const py::ssize_t n = model.nbodies();
+  py::array_t<S> out = what == 0 ? py::array_t<S>(n) : what == 1 ? py::array_t<S>({n, py::ssize_t(3)})
+                                                                 : py::array_t<S>({n, py::ssize_t(3), py::ssize_t(3)});
+  for (int i = 0; i < model.nbodies(); ++i) {
+    const RigidInertia<S>& I = model.inertia(i);
+    const Vector3<S> c = I.m > S(0) ? Vector3<S>(I.h / I.m) : Vector3<S>::Zero();
+    // Ī_C = Ī + m c×c× = Ī − m (|c|² 1 − c cᵀ)
+    const Matrix3<S> I_com = I.I.matrix() - I.m * (c.squaredNorm() * Matrix3<S>::Identity() - c * c.transpose());
+    if (what == 0) out.mutable_at(i) = I.m;
+    for (int r = 0; r < 3 && what > 0; ++r) {
+      if (what == 1) out.mutable_at(i, r) = c(r);
+      for (int k = 0; k < 3 && what == 2; ++k) out.mutable_at(i, r, k) = I_com(r, k);
+    }
+  }
+  out.attr("flags").attr("writeable") = false;
+  return out;
+}
+
 template <class S>
 void bind_model_class(py::module_& m) {
   using H = ModelHandle<S>;
@@ -233,6 +263,28 @@ void bind_model_class(py::module_& m) {
             return list_of(static_cast<int>(frames.size()), [&](int i) { return frames[static_cast<std::size_t>(i)].name; });
           },
           "named frames: one per moving body and one per merged fixed body")
+      .def_property_readonly(
+          "lower_limits", [](const H& h) { return limit_array(h.model, &JointLimits<S>::lower); },
+          "position lower limit of each joint (nbodies; -inf when unbounded), rad or m, read-only")
+      .def_property_readonly(
+          "upper_limits", [](const H& h) { return limit_array(h.model, &JointLimits<S>::upper); },
+          "position upper limit of each joint (nbodies; inf when unbounded), rad or m, read-only")
+      .def_property_readonly(
+          "velocity_limits", [](const H& h) { return limit_array(h.model, &JointLimits<S>::velocity); },
+          "largest |qdot| of each joint (nbodies; inf when unbounded), read-only")
+      .def_property_readonly(
+          "effort_limits", [](const H& h) { return limit_array(h.model, &JointLimits<S>::effort); },
+          "largest |tau| of each joint (nbodies; inf when unbounded), read-only")
+      .def_property_readonly(
+          "masses", [](const H& h) { return inertia_array<S>(h.model, 0); },
+          "mass of each body, fixed links merged in (nbodies), kg, read-only")
+      .def_property_readonly(
+          "coms", [](const H& h) { return inertia_array<S>(h.model, 1); },
+          "centre of mass of each body in its own frame (nbodies x 3; 0 for a massless body), m, read-only")
+      .def_property_readonly(
+          "rotational_inertias", [](const H& h) { return inertia_array<S>(h.model, 2); },
+          "rotational inertia of each body about its centre of mass, body axes (nbodies x 3 x 3; about the\n"
+          "body origin for a massless body), kg m^2, read-only")
       .def(
           "joint", [](const H& h, int i) {
             if (i < 0 || i >= h.model.nbodies()) value_error("Model.joint: no joint " + std::to_string(i));

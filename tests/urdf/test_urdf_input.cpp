@@ -29,9 +29,14 @@ Options strict(bool floating_base = false) {
 
 TEST_CASE("urdf: every bad input is rejected, naming the file and the element", "[urdf][errors]") {
   const std::string ab = link("a") + link("b");
-  SECTION("missing file") {
+  SECTION("no file name, a missing file, a directory: each says what is wrong") {
     CHECK_THROWS_WITH(build_model("/nonexistent/dir/robot.urdf"),
-                      Contains("treedyn::urdf: /nonexistent/dir/robot.urdf: cannot open the file"));
+                      Contains("treedyn::urdf: /nonexistent/dir/robot.urdf: no such file"));
+    CHECK_THROWS_WITH(build_model(""), Contains("treedyn::urdf: no file name given"));
+    CHECK_THROWS_WITH(build_model("  \n"), Contains("treedyn::urdf: no file name given"));
+    CHECK_THROWS_WITH(treedyn::urdf::load_from_file<double>(""), Contains("treedyn::urdf: no file name given"));
+    const std::string directory = std::string(TREEDYN_URDF_TEST_DIR) + "/robots";
+    CHECK_THROWS_WITH(build_model(directory), Contains("treedyn::urdf: " + directory + ": is a directory, not a URDF file"));
   }
   SECTION("malformed XML, from a string and from a file") {
     CHECK_THROWS_WITH(build_model("<robot name=\"x\"><link name=\"a\"></robot>"),

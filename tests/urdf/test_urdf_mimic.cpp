@@ -61,18 +61,25 @@ TEST_CASE("urdf: a two-finger gripper with a mimic joint", "[urdf][mimic]") {
     o.mimic = MimicPolicy::reject;
     CHECK_THROWS_WITH(build_model(path, o), Contains(path + ": joint 'finger_right_joint': mimic joints are not supported"));
   }
-  SECTION("a mimic that names no suitable joint is an error under every policy") {
+  SECTION("a mimic naming a missing joint or a fixed one is reported and skipped; naming itself is an error") {
     const std::string text = read_text(path);
     const std::string mimic = "<mimic joint=\"finger_left_joint\"";
-    CHECK_THROWS_WITH(build_model(replaced(text, mimic, "<mimic joint=\"ghost\"")),
-                      Contains("<string>: joint 'finger_right_joint': <mimic> names joint 'ghost', which does not exist"));
+    const auto ghost = treedyn::urdf::load<double>(replaced(text, mimic, "<mimic joint=\"ghost\""));
+    CHECK(ghost.model.nv() == 2);
+    CHECK(ghost.mimics.empty());
+    REQUIRE(ghost.report.count(Kind::mimic_skipped) == 1);
+    CHECK(ghost.report.lines().at(0) == "<string>: joint 'finger_right_joint': <mimic> names joint 'ghost', which "
+                                        "does not exist; the <mimic> is skipped");
     CHECK_THROWS_WITH(build_model(replaced(text, mimic, "<mimic joint=\"finger_right_joint\"")),
                       Contains("joint 'finger_right_joint': <mimic> names the joint itself"));
     const std::string fixed_left = replaced(text, "name=\"finger_left_joint\" type=\"prismatic\"",
                                             "name=\"finger_left_joint\" type=\"fixed\"");
-    CHECK_THROWS_WITH(build_model(fixed_left, with(InertiaPolicy::as_is)),
-                      Contains("joint 'finger_right_joint': <mimic> couples joint 'finger_left_joint'") &&
-                          Contains("revolute, continuous or prismatic"));
+    const auto fixed = treedyn::urdf::load<double>(fixed_left, with(InertiaPolicy::as_is));
+    CHECK(fixed.model.nv() == 1);
+    CHECK(fixed.mimics.empty());
+    REQUIRE(fixed.report.count(Kind::mimic_skipped) == 1);
+    CHECK_THAT(fixed.report.to_string(), Contains("joint 'finger_right_joint': <mimic> names joint 'finger_left_joint', "
+                                                  "which is not revolute, continuous or prismatic"));
   }
 }
 

@@ -24,15 +24,20 @@
 //   rules) and keeps the rest, as before the policies existed; as_is keeps every number (the builder's
 //   physical checks are off) and reports what repair would have changed. Negative mass is an error
 //   under every policy.
+//   Massless links (P6, urdf/detail/massless_links.hpp): a massless link on a moving joint with nothing
+//   below it carrying inertia has a zero pivot; repair gives it √ε of the median link mass as an isotropic
+//   point mass at its origin, strict refuses the file naming the link, as_is reports it.
 //   Mimic joints (options.mimic): independent (default) loads the joint as an ordinary joint and returns
-//   the relation in Loaded::mimics (checked: it names another revolute, continuous or prismatic joint);
-//   reject refuses the file. The report lists, in order: every inertia repaired or kept although
-//   unphysical (link, rule, relative change), every fixed link merged, every mimic joint made independent.
+//   the relation in Loaded::mimics; a <mimic> naming a missing joint, or on or naming a joint without one
+//   coordinate (fixed, …), is reported and skipped; reject refuses the file. The report (LoadReport::lines)
+//   lists the repairs first (inertias, massless links), then inertias kept although unphysical, mimics
+//   skipped and made independent, and one line for all the fixed links merged.
+//   Unambiguous after `using namespace treedyn;` (urdfdom's global ::urdf): treedyn::load_urdf<Scalar>.
 //   Numbers are read in binary64 by urdfdom, then rounded once to Scalar (no default Scalar: say which).
 //   Errors: std::invalid_argument whose message starts "treedyn::urdf: <file or "<string>">: " and names
-//   the element (link / joint) and the reason: missing file, malformed XML, no <robot>, a joint whose
+//   the element (link / joint) and the reason: no file name given, no such file, a directory, malformed XML, no <robot>, a joint whose
 //   parent or child link does not exist, a duplicate name, a link that is the child of two joints or any
-//   other kinematic loop, mimic joints under MimicPolicy::reject and <mimic> naming no suitable joint,
+//   other kinematic loop, mimic joints under MimicPolicy::reject and a <mimic> naming its own joint,
 //   unknown joint types, non-finite numbers (gravity included), a zero axis, invalid limits, negative
 //   mass, and under strict the inertias the ModelBuilder rejects. Nothing else escapes: urdfdom's own parse errors (logged through console_bridge) are
 //   captured and become the message. Not thread-safe while parsing: console_bridge's output handler is
@@ -57,14 +62,19 @@
 //           then options.inertia on (m, c, Ī_C) before the builder sees it
 //   P5  build: fixed joints merge into their parent bodies; builder errors are re-thrown naming the file;
 //       the mimic relations get the built model's joint indices
+//   P6  massless links whose pivot would vanish: found on the built model, then under repair the model is
+//       assembled again with their added inertia
 #pragma once
 // Parts: load_types.hpp (the policies, Options, LoadReport, MimicJoint, Loaded), detail/xml_reading.hpp
 // (P1–P3), detail/element_conversion.hpp (P4 per element), all included here; assembly (P4–P5) and the
 // public calls are below.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <set>
+#include <sstream>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -76,6 +86,7 @@
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/spatial/transform.hpp"
 #include "treedyn/urdf/detail/element_conversion.hpp"
+#include "treedyn/urdf/detail/massless_links.hpp"
 #include "treedyn/urdf/detail/xml_reading.hpp"
 #include "treedyn/urdf/inertia_repair.hpp"
 #include "treedyn/urdf/load_types.hpp"
@@ -85,12 +96,34 @@ namespace treedyn::urdf {
 namespace detail {
 
 /// P4–P5 on checked input.
+/// P4: the report line of a fixed link merged into its parent.
+inline Diagnostic merged_diagnostic(const JointEntry& e) {
+  return Diagnostic{Diagnostic::Kind::fixed_link_merged, "link '" + e.child + "'",
+                    "merged into link '" + e.parent + "' through fixed joint '" + e.name + "'; kept as a named frame",
+                    InertiaFault::none, 0.0};
+}
+
+/// P5: the mimic relations get the built model's joint indices, and a line each in the report.
+template <class Scalar>
+void index_mimics(Loaded<Scalar>& out) {
+  for (MimicJoint<Scalar>& m : out.mimics) {
+    m.index = out.model.find_joint(m.joint).value_or(-1);
+    m.mimicked_index = out.model.find_joint(m.mimicked).value_or(-1);
+    out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mimic_independent, "joint '" + m.joint + "'",
+                                                "mimics joint '" + m.mimicked +
+                                                    "'; loaded as an independent joint (the relation is returned "
+                                                    "beside the model: Loaded::mimics in C++, load_urdf(..., mimics=True) in Python)",
+                                                InertiaFault::none, 0.0});
+  }
+}
+
+/// P4–P5 on checked input; `added` maps a link to an inertia added to its own (the P6 repair).
 template <class Scalar>
 Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
-                        const std::string& source) {
+                        const std::string& source, const std::map<std::string, RigidInertia<Scalar>>& added) {
   Loaded<Scalar> out;
   out.report.source = source;
-  out.mimics = read_mimics<Scalar>(s, robot, source);
+  out.mimics = read_mimics<Scalar>(s, robot, source, out.report);
   const Vector3<Scalar> gravity(Scalar(options.gravity[0]), Scalar(options.gravity[1]), Scalar(options.gravity[2]));
   if (!gravity.allFinite()) fail(source, "Options::gravity is not finite (in this Scalar)");
   const Scalar gyration_squared =
@@ -102,7 +135,9 @@ Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot,
   std::map<std::string, Transform<Scalar>> link_from_body;     // link → ^L X_B
   std::string context;                                         // what a builder error is about
   const auto inertia_of = [&](const ::urdf::Link& link) {
-    return link_inertia<Scalar>(link, source, options.inertia, gyration_squared, out.report);
+    RigidInertia<Scalar> I = link_inertia<Scalar>(link, source, options.inertia, gyration_squared, out.report);
+    if (const auto extra = added.find(link.name); extra != added.end()) I += extra->second;
+    return I;
   };
   try {
     // P4: the root link
@@ -135,11 +170,7 @@ Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot,
       builder.set_joint_name(body, e.name);
       builder.set_joint_limits(body, c.limits);
       if (c.joint.type == JointType::planar) builder.set_frame_placement(body, c.link_from_body);
-      if (c.joint.type == JointType::fixed)
-        out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::fixed_link_merged, "link '" + e.child + "'",
-                                                    "merged into link '" + e.parent + "' through fixed joint '" +
-                                                        e.name + "'; kept as a named frame",
-                                                    InertiaFault::none, 0.0});
+      if (c.joint.type == JointType::fixed) out.report.diagnostics.push_back(merged_diagnostic(e));
       body_of[e.child] = body;
       link_from_body[e.child] = c.link_from_body;
       release(e.child);
@@ -152,14 +183,47 @@ Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot,
     if (message.rfind("treedyn::urdf:", 0) == 0) throw;
     fail(source, context + message);
   }
-  for (MimicJoint<Scalar>& m : out.mimics) {
-    m.index = out.model.find_joint(m.joint).value_or(-1);  // -1: a fixed (merged) joint
-    m.mimicked_index = out.model.find_joint(m.mimicked).value_or(-1);
-    out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mimic_independent, "joint '" + m.joint + "'",
-                                                "mimics joint '" + m.mimicked +
-                                                    "'; loaded as an independent joint (the relation is in "
-                                                    "Loaded::mimics)",
-                                                InertiaFault::none, 0.0});
+  index_mimics(out);
+  return out;
+}
+
+/// P6: the massless links whose pivot would vanish (detail/massless_links.hpp): refused under strict,
+/// reported under as_is, given the M2 inertia under repair (the model is assembled again with it).
+template <class Scalar>
+Loaded<Scalar> treat_massless(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
+                              const std::string& source, Loaded<Scalar> out) {
+  const std::vector<int> bodies = pivotless_bodies(out.model);
+  if (bodies.empty()) return out;
+  const auto who = [&out](int b) {
+    return "link '" + out.model.name(b) + "' (joint '" + out.model.joint_name(b) + "')";
+  };
+  const std::string why = "massless link on a moving joint with nothing below it carrying inertia: the joint's pivot "
+                          "is zero and the forward dynamics are undefined";
+  if (options.inertia == InertiaPolicy::strict)
+    fail(source, who(bodies.front()) + ": " + why + " (" + std::to_string(bodies.size()) +
+                     " such link(s); give each an <inertial>, or load with InertiaPolicy::repair)");
+  std::map<std::string, RigidInertia<Scalar>> added;
+  std::ostringstream given;
+  std::vector<Scalar> masses;
+  for (const std::string& name : s.links)
+    if (const ::urdf::LinkConstSharedPtr link = robot.getLink(name)) masses.push_back(link_inertial<Scalar>(*link, source).mass);
+  const RigidInertia<Scalar> I = massless_repair_inertia(median_mass(masses), typical_gyration_squared<Scalar>(s, robot, source));
+  const bool repaired = options.inertia == InertiaPolicy::repair && I.matrix().allFinite();  // not for absurd scales
+  if (repaired) {
+    for (const int b : bodies) added[out.model.name(b)] = I;
+    given.precision(3);
+    given << "; given a point mass of " << static_cast<double>(I.m) << " kg at its origin with rotational inertia "
+          << static_cast<double>(I.I.matrix()(0, 0)) << " kg m^2 about every axis (sqrt(eps) of the median link mass)";
+    Loaded<Scalar> again = assemble<Scalar>(s, robot, options, source, added);
+    std::swap(out, again);
+  }
+  const std::string kept = options.inertia == InertiaPolicy::as_is ? "; loaded as is (InertiaPolicy::as_is)"
+                                                                   : "; loaded as is (the repair inertia overflows)";
+  for (const int b : bodies) {
+    Diagnostic d{repaired ? Diagnostic::Kind::massless_repaired : Diagnostic::Kind::massless_kept, who(b),
+                 why + (repaired ? given.str() : kept), InertiaFault::none,
+                 repaired ? std::numeric_limits<double>::infinity() : 0.0};
+    out.report.diagnostics.push_back(std::move(d));
   }
   return out;
 }
@@ -168,7 +232,7 @@ template <class Scalar>
 Loaded<Scalar> build(const std::string& xml, const Options& options, const std::string& source) {
   const Structure s = read_structure(xml, source, options.mimic);
   const ::urdf::ModelInterfaceSharedPtr robot = parse_elements(xml, source);
-  return assemble<Scalar>(s, *robot, options, source);
+  return treat_massless<Scalar>(s, *robot, options, source, assemble<Scalar>(s, *robot, options, source, {}));
 }
 
 /// True when the argument is URDF text (first non-blank character '<'), false for a path.
@@ -219,3 +283,18 @@ template <class Scalar>
 }
 
 }  // namespace treedyn::urdf
+
+namespace treedyn {
+
+/// urdf::load under a name that stays unambiguous after `using namespace treedyn;` (urdfdom declares a
+/// global namespace ::urdf, so an unqualified urdf::load is ambiguous there): the model, the mimic
+/// relations and the load report from URDF text or a file.
+template <class Scalar>
+[[nodiscard]] urdf::Loaded<Scalar> load_urdf(const std::string& path_or_xml, const urdf::Options& options = {}) {
+  return urdf::load<Scalar>(path_or_xml, options);
+}
+
+/// urdf::Options under a name that stays unambiguous after `using namespace treedyn;`.
+using UrdfOptions = urdf::Options;
+
+}  // namespace treedyn

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -17,14 +18,18 @@ namespace treedyn::urdf {
 
 /// What build_model does with a link inertia that is not physically valid (urdf/inertia_repair.hpp).
 enum class InertiaPolicy {
-  repair,  ///< replace it by the nearest valid one (principal axes kept) and report the change
-  strict,  ///< reject, as the ModelBuilder does: not positive semidefinite, triangle inequality
+  repair,  ///< replace it by the nearest valid one (principal axes kept) and report the change; give a
+           ///< massless link whose pivot would vanish a tiny inertia (urdf/detail/massless_links.hpp)
+  strict,  ///< reject, as the ModelBuilder does: not positive semidefinite, triangle inequality; and a
+           ///< massless link whose joint's pivot would vanish (urdf/detail/massless_links.hpp)
   as_is,   ///< keep the numbers (reported); the algorithms run on them, a pivot ≤ 0 shows in their status
 };
 
 /// What build_model does with a `<mimic>` joint.
 enum class MimicPolicy {
-  independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics)
+  independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics);
+                ///< a <mimic> naming a missing joint, or on / naming a joint without one coordinate (fixed, …),
+                ///< is reported and skipped
   reject,       ///< reject the file
 };
 
@@ -38,10 +43,19 @@ struct Options {
   std::array<double, 3> gravity = {0.0, 0.0, -9.81};  ///< base coordinates (URDF has no gravity element)
 };
 
-/// One thing the loader did that the file did not say: a repaired or unphysical inertia, a mimic joint
-/// loaded as independent, a fixed link merged into its parent.
+/// One thing the loader did that the file did not say: a repaired or unphysical inertia, a massless link on
+/// a moving joint given an inertia (or kept), a mimic joint loaded as independent or skipped, a fixed link
+/// merged into its parent.
 struct Diagnostic {
-  enum class Kind { inertia_repaired, inertia_kept, mimic_independent, fixed_link_merged };
+  enum class Kind {
+    inertia_repaired,
+    inertia_kept,
+    mimic_independent,
+    fixed_link_merged,
+    mimic_skipped,      ///< a <mimic> naming a missing joint, or on / naming a joint without one coordinate
+    massless_repaired,  ///< a massless link whose pivot would vanish, given the inertia of detail/massless_links.hpp
+    massless_kept,      ///< the same, kept as is (InertiaPolicy::as_is): the ABA reports its zero pivot
+  };
   Kind kind = Kind::inertia_repaired;
   std::string element;                     ///< "link 'name'" or "joint 'name'"
   std::string what;                        ///< the rule broken and what was done, one sentence
@@ -63,10 +77,34 @@ struct LoadReport {
     return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
                                                   [kind](const Diagnostic& d) { return d.kind == kind; }));
   }
-  /// One line per diagnostic, each starting with the source.
+  /// The report for people, one line each, every line starting with the source: the repairs first (inertias,
+  /// massless links), then the inertias kept as they are, the mimic joints skipped and made independent,
+  /// and last one line for all the fixed links merged (their count and the first few names).
+  [[nodiscard]] std::vector<std::string> lines() const {
+    using K = Diagnostic::Kind;
+    std::vector<std::string> out;
+    for (const K kind : {K::inertia_repaired, K::massless_repaired, K::inertia_kept, K::massless_kept, K::mimic_skipped,
+                         K::mimic_independent})
+      for (const Diagnostic& d : diagnostics)
+        if (d.kind == kind) out.push_back(source + ": " + d.to_string());
+    const std::size_t merged = count(K::fixed_link_merged);
+    if (merged == 0) return out;
+    constexpr std::size_t named = 5;
+    std::string line = source + ": " + std::to_string(merged) + (merged == 1 ? " fixed link" : " fixed links") +
+                       " merged into " + (merged == 1 ? "its parent" : "their parents") + ", kept as named frames (";
+    std::size_t listed = 0;
+    for (const Diagnostic& d : diagnostics) {
+      if (d.kind != K::fixed_link_merged || listed == named) continue;
+      line += (listed++ ? ", " : "") + d.element;
+    }
+    if (merged > named) line += ", and " + std::to_string(merged - named) + " more";
+    out.push_back(line + ")");
+    return out;
+  }
+  /// lines(), each ended by a newline.
   [[nodiscard]] std::string to_string() const {
     std::string out;
-    for (const Diagnostic& d : diagnostics) out += source + ": " + d.to_string() + "\n";
+    for (const std::string& line : lines()) out += line + "\n";
     return out;
   }
 };

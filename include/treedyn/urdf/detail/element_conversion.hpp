@@ -176,13 +176,18 @@ JointConversion<Scalar> convert_joint(const ::urdf::Joint& j, const std::string&
   return out;
 }
 
-/// P2–P3: the <mimic> relations in document order, checked (indices are set after P5). A mimic must name
-/// another joint of the file, and both must have one coordinate (revolute, continuous, prismatic).
+/// P2–P3: the <mimic> relations in document order (indices are set after P5). A mimic naming the joint
+/// itself is an error; one naming a joint that does not exist, or where either joint lacks one coordinate
+/// (fixed, floating, planar), is reported (Kind::mimic_skipped) and skipped: the joint loads as it is.
 template <class Scalar>
 std::vector<MimicJoint<Scalar>> read_mimics(const Structure& s, const ::urdf::ModelInterface& robot,
-                                            const std::string& source) {
+                                            const std::string& source, LoadReport& report) {
   const auto one_coordinate = [](const ::urdf::Joint& j) {
     return j.type == ::urdf::Joint::REVOLUTE || j.type == ::urdf::Joint::CONTINUOUS || j.type == ::urdf::Joint::PRISMATIC;
+  };
+  const auto skip = [&report](const std::string& joint, const std::string& why) {
+    report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mimic_skipped, "joint '" + joint + "'",
+                                            why + "; the <mimic> is skipped", InertiaFault::none, 0.0});
   };
   std::vector<MimicJoint<Scalar>> out;
   for (const JointEntry& e : s.joints) {
@@ -198,11 +203,16 @@ std::vector<MimicJoint<Scalar>> read_mimics(const Structure& s, const ::urdf::Mo
     if (!isfinite(m.multiplier) || !isfinite(m.offset)) fail(source, who + "a non-finite number in <mimic>");
     if (m.mimicked == e.name) fail(source, who + "<mimic> names the joint itself");
     const ::urdf::JointConstSharedPtr followed = robot.getJoint(m.mimicked);
-    if (!followed) fail(source, who + "<mimic> names joint '" + m.mimicked + "', which does not exist");
-    if (!one_coordinate(*j) || !one_coordinate(*followed))
-      fail(source, who + "<mimic> couples joint '" + m.mimicked +
-                       "': both joints must be revolute, continuous or prismatic");
-    out.push_back(std::move(m));
+    if (!followed) {
+      skip(e.name, "<mimic> names joint '" + m.mimicked + "', which does not exist");
+    } else if (!one_coordinate(*j)) {
+      skip(e.name, "<mimic> on a joint without one coordinate (it is not revolute, continuous or prismatic)");
+    } else if (!one_coordinate(*followed)) {
+      skip(e.name, "<mimic> names joint '" + m.mimicked +
+                       "', which is not revolute, continuous or prismatic");
+    } else {
+      out.push_back(std::move(m));
+    }
   }
   return out;
 }

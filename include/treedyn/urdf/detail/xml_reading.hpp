@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <console_bridge/console.h>
@@ -243,10 +245,16 @@ inline ::urdf::ModelInterfaceSharedPtr parse_elements(const std::string& xml, co
   return model;
 }
 
-/// P1: the file's text.
+/// P1: the file's text. The message says why a file cannot be read: no name, no such file, a directory.
 inline std::string read_file(const std::string& path) {
+  if (path.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw std::invalid_argument("treedyn::urdf: no file name given (load takes a URDF file's path or URDF text)");
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) fail(path, "no such file");
+  if (status.type() == std::filesystem::file_type::directory) fail(path, "is a directory, not a URDF file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the file");
+  if (!in) fail(path, "cannot open the file" + (error ? " (" + error.message() + ")" : std::string(" (no permission to read it?)")));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) fail(path, "cannot read the file");

@@ -71,7 +71,7 @@ const typename SchurWorkspace<Scalar>::VectorX& minverse_apply_schur(const Model
   if (!(detail::schur_arguments_ok("minverse_apply_schur", model, data, ws, q) &&
         detail::dof_vector_ok("minverse_apply_schur", "tau", model, tau)))
     return ws.Minv_b;
-  if (!detail::schur_factor(model, data, ws, q)) {
+  if (!detail::schur_factor(model, data, ws, q) || !detail::finite_ok("minverse_apply_schur", "tau", tau, ws.status)) {
     ws.Minv_b.setConstant(detail::nan<Scalar>());
     return ws.Minv_b;
   }

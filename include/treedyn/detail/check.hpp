@@ -27,6 +27,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "treedyn/detail/scalar.hpp"
+#include "treedyn/status.hpp"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define TREEDYN_CHECK_LIKELY(x) __builtin_expect(static_cast<bool>(x), 1)
 #define TREEDYN_CHECK_COLD __attribute__((cold, noinline))
@@ -148,6 +151,75 @@ inline bool index_ok(const char* function, const char* argument, long long i, lo
 inline bool same_model(const char* function, const char* argument, unsigned long long built_for,
                        unsigned long long model_id) noexcept {
   TREEDYN_CHECK(built_for == model_id, function, argument, "one built for this model", -1, -1, return false);
+  return true;
+}
+
+}  // namespace treedyn::detail
+
+namespace treedyn::detail {
+
+// Finite inputs. A NaN or an infinity in an input vector is not a programming error (it is a value, like
+// a zero quaternion): it goes to a Status, never to the check handler, and it is checked in every build
+// (TREEDYN_DISABLE_CHECKS leaves it in). Every hot call checks each input vector it reads (q, q̇, q̈, τ,
+// b, …) with finite_ok, and a per-body force container with forces_finite_ok, before it writes an output;
+// on failure it sets its outputs to NaN as for an invalid configuration and reports the status where it
+// reports that (docs/errors.md#finite-inputs).
+//
+// The success path is one vectorised reduction, Σ x_k·0, which is 0 exactly when every x_k is finite
+// (0·∞ and 0·NaN are NaN, and a NaN survives every sum): one multiply and one add per entry, no branch per
+// entry, no allocation. The failure path is out of line and finds the first bad entry. A symbolic Scalar
+// (detail/scalar.hpp) has no value to test: its inputs always pass.
+
+/// The out-of-line failure path of finite_ok: `status` names the first entry of x that is not finite.
+template <class X>
+TREEDYN_CHECK_COLD bool first_non_finite(const char* call, const char* argument, const X& x, Status& status) noexcept {
+  using Scalar = typename X::Scalar;
+  for (long long k = 0; k < static_cast<long long>(x.size()); ++k) {
+    if (!(x(static_cast<Eigen::Index>(k)) * Scalar(0) == Scalar(0))) {
+      status = Status::non_finite_input(argument, static_cast<int>(k), Status::Index::entry, call);
+      return false;
+    }
+  }
+  return true;  // not reached for IEEE scalars: the sum was not 0, so some entry was not finite
+}
+
+/// True when every entry of the vector `x` (an Eigen vector or expression) is finite. Otherwise false, with
+/// `status` = non_finite_input naming `call` (a string literal, e.g. "aba"), `argument` (e.g. "qd") and the
+/// entry (Index::entry, 0-based). The one check of finite inputs every hot call uses (see above).
+template <class X>
+bool finite_ok(const char* call, const char* argument, const X& x, Status& status) noexcept {
+  using Scalar = typename X::Scalar;
+  if constexpr (!is_numeric<Scalar>::value) {
+    static_cast<void>(call);
+    static_cast<void>(argument);
+    static_cast<void>(x);
+    static_cast<void>(status);
+    return true;
+  } else {
+    if (TREEDYN_CHECK_LIKELY((x.array() * Scalar(0)).sum() == Scalar(0))) return true;
+    return first_non_finite(call, argument, x, status);
+  }
+}
+
+/// The same for a container of per-body spatial forces (`f[i]`, 6 entries each; f.size() bodies): the
+/// status names `argument` and the BODY (Index::body) whose force is not finite.
+template <class Scalar, class F>
+bool forces_finite_ok(const char* call, const char* argument, const F& f, Status& status) noexcept {
+  if constexpr (is_numeric<Scalar>::value) {
+    using I = decltype(f.size());
+    for (I i = 0; i < f.size(); ++i) {
+      const auto& fi = f[i];
+      if (!TREEDYN_CHECK_LIKELY((fi.array() * Scalar(0)).sum() == Scalar(0))) {
+        status = Status::non_finite_input(argument, static_cast<int>(i), Status::Index::body, call);
+        return false;
+      }
+    }
+  } else {
+    static_cast<void>(call);
+    static_cast<void>(argument);
+    static_cast<void>(f);
+    static_cast<void>(status);
+  }
   return true;
 }
 

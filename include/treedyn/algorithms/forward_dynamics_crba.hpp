@@ -30,6 +30,9 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                 const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                                 const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!detail::forward_dynamics_arguments_ok("forward_dynamics_crba", model, data, q, qd, tau, f_ext)) return data.qdd;
   crba(model, data, q);                                                             // F1 (sets data.Xup)
   if (!data.config_status || !detail::velocity_inputs_finite("forward_dynamics_crba", data, qd, f_ext) ||

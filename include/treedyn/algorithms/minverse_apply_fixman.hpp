@@ -119,6 +119,8 @@ const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minverse_apply_fixman(const Mode
                                                                       FixmanWorkspace<Scalar>& ws,
                                                                       const Eigen::MatrixBase<Dq>& q,
                                                                       const Eigen::MatrixBase<Db>& b) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Db, "b");
   const int n = model.nbodies();
   constexpr const char* fn = "minverse_apply_fixman";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::same_model(fn, "ws", ws.model_id, model.id()) &&

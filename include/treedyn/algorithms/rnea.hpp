@@ -95,6 +95,9 @@ template <class Scalar, int N, class Dq, class Dv, class Da, class Fext = detail
 const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>& qdd,
                                const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Da, "qdd");
   constexpr const char* fn = "rnea";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::dof_vector_ok(fn, "qdd", model, qdd) && detail::external_forces_ok(fn, model, f_ext)))
@@ -111,6 +114,8 @@ const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& d
 template <class Scalar, int N, class Dq, class Dv, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
   constexpr const char* fn = "bias";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::external_forces_ok(fn, model, f_ext)))

@@ -348,6 +348,9 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
                                               ContactStepWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q,
                                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                                               const std::vector<Contact<Scalar>>& contacts, Scalar dt) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   ws.last_status = ContactStepStatus<Scalar>{};
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);

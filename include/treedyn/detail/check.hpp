@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/status.hpp"
@@ -224,3 +225,29 @@ bool forces_finite_ok(const char* call, const char* argument, const F& f, Status
 }
 
 }  // namespace treedyn::detail
+
+namespace treedyn::detail {
+
+/// True when an input of Scalar `Given` meets a model of Scalar `Wanted` as the pair (A, B).
+template <class Wanted, class Given, class A, class B>
+inline constexpr bool scalar_pair = std::is_same<Wanted, A>::value && std::is_same<Given, B>::value;
+
+}  // namespace treedyn::detail
+
+/// TREEDYN_SAME_SCALAR(ModelScalar, Derived, "q"): at a public entry point, a compile-time error naming the
+/// argument (a string literal) when the Eigen input `Derived` has another Scalar than the model's, e.g.
+///     treedyn: q is a double vector but the model is Model<float>: cast one (model.cast<double>() or q.cast<float>())
+/// instead of pages of Eigen's mixed-scalar errors. The one such check of the library: every entry point
+/// that takes vectors uses it, once per vector argument. Costs nothing at run time.
+#define TREEDYN_SAME_SCALAR(ModelScalar, Derived, name)                                                          \
+  static_assert(!::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, float, double>,            \
+                "treedyn: " name " is a double vector but the model is Model<float>: cast one "                  \
+                "(model.cast<double>() or " name ".cast<float>())");                                             \
+  static_assert(!::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, double, float>,            \
+                "treedyn: " name " is a float vector but the model is Model<double>: cast one "                  \
+                "(model.cast<float>() or " name ".cast<double>())");                                             \
+  static_assert(std::is_same<ModelScalar, typename Derived::Scalar>::value ||                                    \
+                    ::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, float, double> ||      \
+                    ::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, double, float>,        \
+                "treedyn: " name " has another Scalar than the model: cast one (model.cast<T>() or " name        \
+                ".cast<T>())")

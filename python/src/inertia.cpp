@@ -82,7 +82,7 @@ void bind_inertia(py::module_& m) {
       "crba(model, q, *, out=None) -> H\n\n"
       "The joint-space inertia matrix H(q) (nv, nv), full and symmetric, by the composite-rigid-body\n"
       "algorithm (kg m^2, kg m or kg by the joints' units). out: optional preallocated C-contiguous (nv, nv)\n"
-      "array. model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (H is NaN).");
+      "array. model.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, row) for a NaN or an inf in an input (H is NaN).");
   def("minverse_ltdl", &D::minverse_ltdl, &F::minverse_ltdl,
       "minverse_ltdl(model, q, *, out=None) -> Minv\n\n"
       "H(q)^-1 (nv, nv), full and symmetric, from the CRBA and the sparse LTDL factorization of H.\n"

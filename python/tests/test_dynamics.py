@@ -327,3 +327,30 @@ def test_a_non_model_first_argument_raises_value_error():
     with pytest.raises(ValueError, match=r"oscm: argument 'frames' must be a treedyn.OperationalFramesF32"):
         treedyn.oscm(m.cast(np.float32), frames, q.astype(np.float32))
     assert "float32" in treedyn.aba.__doc__ and "float64" in treedyn.aba.__doc__
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_inputs_are_named(robot, bad):
+    """A NaN or an infinity in q, v, a or tau: last_status non_finite_input naming the argument (by its
+    Python name) and the entry, the output NaN; the next finite call succeeds."""
+    model, _, q, v, tau = robot
+    k = model.nv // 2
+    for call, args, name in [
+        (treedyn.aba, (q, v, tau), "tau"),
+        (treedyn.aba, (q, v, tau), "v"),
+        (treedyn.rnea, (q, v, tau), "a"),
+        (treedyn.bias, (q, v), "v"),
+        (treedyn.forward_dynamics_crba, (q, v, tau), "tau"),
+        (treedyn.aba, (q, v, tau), "q"),
+    ]:
+        position = {"q": 0, "v": 1, "a": 2, "tau": 2}[name]
+        spoilt = [np.array(x) for x in args]
+        spoilt[position][k] = bad
+        out = call(model, *spoilt)
+        s = model.last_status
+        assert not s and s.code == treedyn.StatusCode.non_finite_input, (call.__name__, name, str(s))
+        assert s.argument == name and s.row == k and not s.names_body
+        assert f"non_finite_input in {name} at entry {k}" in str(s)
+        assert np.isnan(out).all()
+        call(model, *args)
+        assert model.last_status.ok and model.last_status.argument is None

@@ -3,7 +3,8 @@
 // Hot calls never throw. A call that cannot finish (a pivot that is not > 0, a joint quaternion that is zero
 // or not finite, an irregular parent array, an LCP with no solution, a size check whose handler returned)
 // stops, sets its outputs to NaN where it has any, and reports here: what went wrong (`code`), where (`row`,
-// and what that number counts, `index`), and which library call found it (`call`, a string literal, or null).
+// and what that number counts, `index`), which library call found it (`call`, a string literal, or null)
+// and, for a non-finite input, which argument holds it (`argument`, e.g. "qd", with `row` its entry).
 // Every feature status is this type or carries it: `FactorStatus` is another name for it, `LcpStatus` and
 // `ContactStepStatus` derive from it and add their diagnostics, `BatchStatus` holds the first failing state's.
 //
@@ -21,10 +22,11 @@ struct Status {
   enum class Code {
     success,                ///< the call finished
     non_positive_pivot,     ///< a pivot (a matrix row, or a joint pivot D_i = S_iᵀ IA_i S_i of a body) is not > 0
-    invalid_configuration,  ///< a spherical or free-flyer quaternion (of the body `row`) is zero or not finite
+    invalid_configuration,  ///< a spherical or free-flyer quaternion (of the body `row`) is zero (a NaN in q is
+                            ///< non_finite_input, checked first)
     invalid_parent_array,   ///< entry `row` of a parent array is not regular (−1 ≤ λ(i) < i fails)
     invalid_argument,       ///< a check failed and the check handler returned (detail/check.hpp); row −1
-    non_finite_input,       ///< an input matrix or vector holds a NaN or an infinity
+    non_finite_input,       ///< an input matrix or vector (`argument`, entry `row`) holds a NaN or an infinity
     ray_termination,        ///< Lemke's method ended on a ray: for copositive-plus M the LCP has no solution
     pivot_cap,              ///< an iteration limit was reached (only round-off can cause it in Lemke's method)
     dynamics_failed,        ///< contact_step: its forward dynamics or OSCM failed (see ContactStepStatus::dynamics)
@@ -35,6 +37,8 @@ struct Status {
     row,   ///< a row of the factored matrix: for H a DoF, for a block system the block's first scalar row;
            ///< also the kind of a status with no position (row −1)
     body,  ///< a body: its joint pivot failed, or its joint configuration is invalid
+    entry,  ///< an entry of the input vector `argument` (non_finite_input): a coordinate of q, a DoF of q̇,
+            ///< q̈ or τ; for f_ext (whose entries are bodies) the index is Index::body
   };
 
   Code code = Code::success;
@@ -44,6 +48,9 @@ struct Status {
   Index index = Index::row;
   /// The library call that found the failure (a string literal, e.g. "ltdl", "aba"); null on success.
   const char* call = nullptr;
+  /// The input argument holding a NaN or an infinity (non_finite_input; a string literal, e.g. "q", "qd",
+  /// "tau", "f_ext"); null for every other code.
+  const char* argument = nullptr;
 
   [[nodiscard]] constexpr bool ok() const noexcept { return code == Code::success; }
   constexpr explicit operator bool() const noexcept { return ok(); }
@@ -72,6 +79,12 @@ struct Status {
   /// Entry `failed_row` of the parent array is not regular (λ(row) < −1 or λ(row) ≥ row).
   static constexpr Status invalid_parent_array(int failed_row, const char* by = nullptr) noexcept {
     return {Code::invalid_parent_array, failed_row, Index::row, by};
+  }
+  /// Entry `entry` of the input `arg` (a string literal) is a NaN or an infinity; `kind` is Index::entry, or
+  /// Index::body for a per-body input such as f_ext.
+  static constexpr Status non_finite_input(const char* arg, int entry, Index kind = Index::entry,
+                                           const char* by = nullptr) noexcept {
+    return {Code::non_finite_input, entry, kind, by, arg};
   }
   /// A check failed and the check handler returned.
   static constexpr Status invalid_argument(const char* by = nullptr) noexcept {

@@ -9,11 +9,16 @@
 
 namespace treedyn {
 
-/// One line naming what failed and where, e.g. "non_positive_pivot at body 6 (aba)", "success".
+/// One line naming what failed and where, e.g. "non_positive_pivot at body 6 (aba)", "success",
+/// "non_finite_input in qd at entry 3 (aba)".
 [[nodiscard]] inline std::string to_string(const Status& s) {
   std::string text = code_name(s.code);
   if (s.ok()) return text;
-  if (s.row >= 0) text += (s.names_body() ? " at body " : " at row ") + std::to_string(s.row);
+  if (s.argument != nullptr) text += std::string(" in ") + s.argument;
+  if (s.row >= 0) {
+    const char* at = s.index == Status::Index::body ? " at body " : s.index == Status::Index::entry ? " at entry " : " at row ";
+    text += at + std::to_string(s.row);
+  }
   if (s.call != nullptr) text += std::string(" (") + s.call + ")";
   return text;
 }

@@ -206,7 +206,7 @@ void bind_dynamics(py::module_& m) {
                "accelerations a (nv,) at configuration q (nq,) and velocity v (nv,), gravity included. f_ext: None or\n"
                "(nbodies, 6) external forces, row i = [n; f] (N m, N; angular first) acting on body i in body-i\n"
                "coordinates. out: optional preallocated C-contiguous (nv,) array, written and returned.\n"
-               "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (tau is NaN).",
+               "model.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, row) for a NaN or an inf in an input (tau is NaN).",
                py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::kw_only(), py::arg("f_ext") = none, py::arg("out") = none);
   def_by_model(m, "bias", &D::bias, &F::bias,
                "bias(model, q, v, *, f_ext=None, out=None) -> C\n\n"

@@ -100,12 +100,13 @@ void bind_inertia(py::module_& m) {
       "crba(model, q, *, out=None) -> H\n\n"
       "The joint-space inertia matrix H(q) (nv, nv), full and symmetric, by the composite-rigid-body\n"
       "algorithm (kg m^2, kg m or kg by the joints' units). out: optional preallocated C-contiguous (nv, nv)\n"
-      "array. model.last_status: invalid_configuration (body) for a zero or non-finite quaternion (H is NaN).");
+      "array. model.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, row) for a NaN or an inf in an input (H is NaN).");
   def_by_model(m, "solve_H", &D::solve_H, &F::solve_H,
                "solve_H(model, q, b, *, out=None) -> x\n\n"
                "x = H(q)^-1 b (nv,): crba, the sparse LTDL factorization of H and its solve in one call (Pinocchio's\n"
                "crba + cholesky.decompose + cholesky.solve). model.last_status: non_positive_pivot naming the DoF\n"
-               "(row) of a pivot of H that is not > 0, or invalid_configuration; x is then NaN.",
+               "(row) of a pivot of H that is not > 0, invalid_configuration, or non_finite_input (argument, row);\n"
+               "x is then NaN.",
                py::arg("model"), py::arg("q"), py::arg("b"), py::kw_only(), py::arg("out") = py::none());
   def("minverse_ltdl", &D::minverse_ltdl, &F::minverse_ltdl,
       "minverse_ltdl(model, q, *, out=None) -> Minv\n\n"

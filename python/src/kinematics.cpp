@@ -180,7 +180,7 @@ void bind_kinematics(py::module_& m) {
                "forward_kinematics(model, q) -> (R, p)\n\n"
                "Body placements in the world: R (nbodies, 3, 3), R[i] = the rotation whose columns are body i's axes\n"
                "in world coordinates; p (nbodies, 3), body i's origin in world coordinates (m).\n"
-               "model.last_status: invalid_configuration (body) for a zero or non-finite quaternion.",
+               "model.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, row) for a NaN or an inf in an input.",
                py::arg("model"), py::arg("q"));
   def_by_model(m, "frame_placement", &D::frame_placement, &F::frame_placement,
                "frame_placement(model, q, frame) -> (R, p)\n\n"

@@ -6,6 +6,18 @@
 namespace treedyn::python {
 namespace {
 
+/// The Python name of a C++ argument a status names: the bindings call q̇ `v` and q̈ `a`.
+const char* python_argument(const char* argument) {
+  const std::string a = argument;
+  return a == "qd" ? "v" : a == "qdd" ? "a" : argument;
+}
+
+/// The status as Python prints it: its argument by its Python name.
+Status python_names(Status s) {
+  if (s.argument != nullptr) s.argument = python_argument(s.argument);
+  return s;
+}
+
 void bind_statuses(py::module_& m) {
   py::enum_<Status::Code>(m, "StatusCode", "How a computation ended (Status.code; treedyn/status.hpp).")
       .value("success", Status::Code::success)
@@ -25,7 +37,9 @@ void bind_statuses(py::module_& m) {
                      "How a computation ended (Model.last_status, and the base of every status).\n\n"
                      "code: a StatusCode; row: the 0-based DoF (names_body False) or body (names_body True)\n"
                      "whose pivot failed or whose quaternion is invalid, -1 when there is none; call: the\n"
-                     "library call that found the failure (None on success). bool(status) is True on success;\n"
+                     "library call that found the failure (None on success); argument: for non_finite_input,\n"
+                     "the input holding a NaN or an infinity ('q', 'v', 'a', 'tau', 'f_ext', ...; None\n"
+                     "otherwise), row its 0-based entry (a body for f_ext). bool(status) is True on success;\n"
                      "str(status) is one line, e.g. 'non_positive_pivot at body 6 (aba)'.")
       .def_property_readonly("code", [](const Status& s) { return s.code; }, "StatusCode")
       .def_property_readonly("row", [](const Status& s) { return s.row; },
@@ -34,10 +48,13 @@ void bind_statuses(py::module_& m) {
       .def_property_readonly("call", [](const Status& s) -> py::object {
         return s.call == nullptr ? py::object(py::none()) : py::object(py::str(s.call));
       }, "the library call that found the failure, None when none is named")
+      .def_property_readonly("argument", [](const Status& s) -> py::object {
+        return s.argument == nullptr ? py::object(py::none()) : py::object(py::str(python_argument(s.argument)));
+      }, "non_finite_input: the argument holding a NaN or an infinity, by its Python name; None otherwise")
       .def_property_readonly("ok", &Status::ok, "True on success")
       .def("__bool__", &Status::ok)
-      .def("__str__", [](const Status& s) { return to_string(s); })
-      .def("__repr__", [](const Status& s) { return "Status(" + to_string(s) + ")"; });
+      .def("__str__", [](const Status& s) { return to_string(python_names(s)); })
+      .def("__repr__", [](const Status& s) { return "Status(" + to_string(python_names(s)) + ")"; });
   m.attr("FactorStatus") = m.attr("Status");
   py::class_<BatchReport>(m, "BatchStatus",
                           "Status of the last batched call (Model.last_batch_status): failures = the number of\n"

@@ -384,3 +384,30 @@ def test_solve_H_reports_a_wrong_size():
     q = treedyn.neutral(model)
     with pytest.raises(ValueError, match="solve_H: argument 'b'"):
         treedyn.solve_H(model, q, np.zeros(model.nv + 1))
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_inputs_are_named(robot, bad):
+    """A NaN or an infinity in q, v, a or tau: last_status non_finite_input naming the argument (by its
+    Python name) and the entry, the output NaN; the next finite call succeeds."""
+    model, _, q, v, tau = robot
+    k = model.nv // 2
+    for call, args, name in [
+        (treedyn.aba, (q, v, tau), "tau"),
+        (treedyn.aba, (q, v, tau), "v"),
+        (treedyn.rnea, (q, v, tau), "a"),
+        (treedyn.bias, (q, v), "v"),
+        (treedyn.forward_dynamics_crba, (q, v, tau), "tau"),
+        (treedyn.aba, (q, v, tau), "q"),
+    ]:
+        position = {"q": 0, "v": 1, "a": 2, "tau": 2}[name]
+        spoilt = [np.array(x) for x in args]
+        spoilt[position][k] = bad
+        out = call(model, *spoilt)
+        s = model.last_status
+        assert not s and s.code == treedyn.StatusCode.non_finite_input, (call.__name__, name, str(s))
+        assert s.argument == name and s.row == k and not s.names_body
+        assert f"non_finite_input in {name} at entry {k}" in str(s)
+        assert np.isnan(out).all()
+        call(model, *args)
+        assert model.last_status.ok and model.last_status.argument is None

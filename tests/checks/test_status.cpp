@@ -32,6 +32,9 @@ static_assert(std::is_same_v<decltype(BatchStatus{}.first_status), Status>, "a b
 static_assert(!std::is_convertible_v<Status, bool> && std::is_constructible_v<bool, Status>,
               "a status tests as a bool only explicitly");
 static_assert(Status::success().ok() && !Status::non_positive_pivot(3).ok(), "constexpr");
+static_assert(std::is_trivially_copyable_v<Status>, "a status is a plain value: no allocation, no destructor");
+static_assert(Status::non_finite_input("qd", 3).index == Status::Index::entry && Status::success().argument == nullptr,
+              "constexpr, and only a non-finite input names an argument");
 
 std::string printed(const Status& s) {
   std::ostringstream out;
@@ -47,6 +50,8 @@ TEST_CASE("Status: to_string and operator<< name the code, the row or body and t
   CHECK(to_string(Status::invalid_argument("lemke")) == "invalid_argument (lemke)");
   CHECK(printed(Status::invalid_parent_array(5, "ltl")) == "invalid_parent_array at row 5 (ltl)");
   CHECK(printed(Status::failed(Status::Code::ray_termination, "lemke")) == "ray_termination (lemke)");
+  CHECK(to_string(Status::non_finite_input("qd", 3, Status::Index::entry, "aba")) == "non_finite_input in qd at entry 3 (aba)");
+  CHECK(printed(Status::non_finite_input("f_ext", 2, Status::Index::body, "rnea")) == "non_finite_input in f_ext at body 2 (rnea)");
   // Every code has its own name.
   for (int c = 0; c <= static_cast<int>(Status::Code::lcp_failed); ++c)
     for (int d = 0; d < c; ++d)

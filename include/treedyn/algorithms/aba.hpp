@@ -20,7 +20,8 @@
 // U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed first by division, never by a reciprocal (exact m − m·1 = 0; modified_aba.hpp).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent".
 // Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
-// quaternion gives data.aba_status = invalid_configuration naming the body and q̈ = NaN. Writes data.Xup,
+// quaternion gives data.aba_status = invalid_configuration naming the body and q̈ = NaN; a NaN or an
+// infinity in q, q̇, τ or f_ext gives non_finite_input naming the argument and entry (docs/errors.md). Writes data.Xup,
 // v, a, c, IA, pA, D, U, U_Dinv, Dinv_u, aba_status and data.qdd (returned). A joint pivot D_i that is not
 // positive definite stops pass 2: data.aba_status names that BODY (row = body index) and data.qdd is NaN. Cost O(N). noexcept; never allocates.
 // The pieces below are shared with modified_aba.hpp, which differs only in how D_i is formed.
@@ -38,9 +39,13 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                               const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
   constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
-  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "aba"))                       // A1–A4
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "aba") ||                    // A1–A4
+      !detail::finite_ok("aba", "tau", tau, data.config_status))
     return detail::aba_fail(data, data.config_status);
   for (const int i : model.inward_order()) {                                      // A5
     bool pivot_ok = true;

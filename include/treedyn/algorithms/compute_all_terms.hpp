@@ -16,8 +16,9 @@
 // the tick's quantities they would reuse only the joint transforms
 // (docs/dynamics.md#a-controller-tick-compute_all_terms).
 // Contract: q (nq) and q̇ (nv) checked (detail/check.hpp). Returns data.factor_status: a failed pivot of
-// H (the row), or invalid_configuration naming the body whose quaternion is zero or not finite (then H,
-// C, g and the placements are NaN and the factor is not formed). Cost: CRBA + RNEA + the gravity pass +
+// H (the row), invalid_configuration naming the body whose quaternion is zero, or non_finite_input naming
+// "q" or "qd" and the entry that is NaN or infinite (then H, C, g and the placements are NaN and the
+// factor is not formed; data.config_status holds the same status). Cost: CRBA + RNEA + the gravity pass +
 // the factorization + N + n_frames compositions. noexcept; never allocates.
 #pragma once
 
@@ -34,11 +35,13 @@ namespace treedyn {
 template <class Scalar, int N, class Dq, class Dv>
 FactorStatus compute_all_terms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
   constexpr const char* fn = "compute_all_terms";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd)))
     return FactorStatus::invalid_argument(fn);
   crba(model, data, q);                                                             // T1
-  if (data.config_status) {
+  if (data.config_status && detail::finite_ok(fn, "qd", qd, data.config_status)) {
     detail::world_placements(model, data);                                          // T2
     detail::frame_placements_given_world(model, data);                              // T3
     detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr),
@@ -48,6 +51,7 @@ FactorStatus compute_all_terms(const Model<Scalar, N>& model, Data<Scalar, N>& d
     const Transform<Scalar> nan = detail::nan_transform<Scalar>();
     for (int i = 0; i < model.nbodies(); ++i) data.X_world[i] = nan;
     for (Transform<Scalar>& X : data.X_frame) X = nan;
+    detail::fill_nan(data.H);
     detail::fill_nan(data.C);
     detail::fill_nan(data.g);
   }

@@ -61,6 +61,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                     const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::model_data_q_ok("crba", model, data, q)) return data.H;
   if (!detail::joint_transforms(model, data, q, "crba")) return detail::fill_nan(data.H);
   for (int i = 0; i < model.nbodies(); ++i) {                                       // C1

@@ -6,7 +6,8 @@
 //   F3  H = Lᵀ D L on a copy of packed H (kernels/ltdl_packed.hpp; model.h_pattern())
 //   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
 // Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
-// quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN. Writes data.H,
+// quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN; a NaN or an
+// infinity in q, q̇, τ or f_ext gives non_finite_input naming the argument and entry (docs/errors.md). Writes data.H,
 // data.C, data.H_factor, data.factor_status and data.qdd (returned). If H is not positive definite (e.g.
 // massless bodies at the tips), data.factor_status names the row of the failing pivot and data.qdd is set
 // to NaN — never a silently wrong number.
@@ -29,9 +30,13 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                 const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                                 const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!detail::forward_dynamics_arguments_ok("forward_dynamics_crba", model, data, q, qd, tau, f_ext)) return data.qdd;
   crba(model, data, q);                                                             // F1 (sets data.Xup)
-  if (!data.config_status) {
+  if (!data.config_status || !detail::velocity_inputs_finite("forward_dynamics_crba", data, qd, f_ext) ||
+      !detail::finite_ok("forward_dynamics_crba", "tau", tau, data.config_status)) {
     data.factor_status = data.config_status;
     return detail::fill_nan(data.qdd);
   }

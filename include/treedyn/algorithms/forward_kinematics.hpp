@@ -18,6 +18,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const detail::Array<Transform<Scalar>, N>& forward_kinematics(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                               const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::model_data_q_ok("forward_kinematics", model, data, q)) return data.X_world;
   if (!detail::joint_transforms(model, data, q, "forward_kinematics")) {
     const Scalar x = detail::nan<Scalar>();

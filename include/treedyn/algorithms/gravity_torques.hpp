@@ -43,6 +43,7 @@ void gravity_given_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& da
 template <class Scalar, int N, class Dq>
 const VectorN<Scalar, N>& gravity_torques(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                           const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::model_data_q_ok("gravity_torques", model, data, q)) return data.g;
   if (!detail::joint_transforms(model, data, q, "gravity_torques")) return detail::fill_nan(data.g);  // G2
   detail::gravity_given_transforms(model, data, data.g);

@@ -13,7 +13,9 @@
 // Contract: data holds Xup, U, U_Dinv, D of an aba / modified_aba / oscm call on this model at the q the
 // impulses refer to (not checked beyond the model id). p is indexed by body (p[i] a Force, body-i
 // coordinates); dqd has nv entries (checked). Writes data.pA, data.a (scratch) and dqd. A pivot that does not
-// factor (it factored in the ABA that formed it, so only for non-finite input) gives NaN. noexcept; never allocates.
+// factor (it factored in the ABA that formed it, so only for non-finite input) gives NaN. An impulse holding a
+// NaN or an infinity gives dqd = NaN and data.config_status = non_finite_input naming "p" and the body (it
+// has no status of its own; docs/errors.md). noexcept; never allocates.
 // The inward loop visits i in Model::inward_order() (deepest first): the same sums, to the bit, as
 // i = N..1, while the steps of different branches overlap in the processor (model.hpp).
 #pragma once
@@ -29,6 +31,10 @@ void impulse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Imp
   if (!(detail::same_model("impulse_aba", "data", data.model_id, model.id()) &&
         detail::dof_vector_ok("impulse_aba", "dqd", model, dqd)))
     return;
+  if (!detail::forces_finite_ok<Scalar>("impulse_aba", "p", p, data.config_status)) {
+    dqd.setConstant(detail::nan<Scalar>());
+    return;
+  }
   for (int i = 0; i < model.nbodies(); ++i) data.pA[i] = -p[i];
   for (const int i : model.inward_order()) {                                       // I1–I2
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];

@@ -268,6 +268,7 @@ const MatrixN<Scalar, N>& minverse_aba_fail(MinverseAbaWorkspace<Scalar, N>& ws,
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        MinverseAbaWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
         detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
     return ws.Minv;

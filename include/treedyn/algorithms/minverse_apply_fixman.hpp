@@ -17,6 +17,7 @@
 //           data.Xup holds the joint transforms ^iX_λ(i) of q.
 //   Status  a block pivot of H22 that is not positive definite stops the factorization: ws.status
 //           names the first scalar row of the failed 5×5 block of H22 (5·body), and ws.Minv_b is set to zero (no NaN).
+//           A NaN or an infinity in q or b: ws.status = non_finite_input naming it, ws.Minv_b NaN.
 //   Aliasing b may not alias ws.Minv_b. Cost O(n): per body one 6×6 Jacobian pair by forward-mode
 //           autodiff, a few 6×6 products, one 5×5 block LDLᵀ step. noexcept; never allocates (the
 //           workspace, built once, holds every buffer; the dual numbers have a fixed-size derivative).
@@ -118,11 +119,17 @@ const Eigen::Matrix<Scalar, Eigen::Dynamic, 1>& minverse_apply_fixman(const Mode
                                                                       FixmanWorkspace<Scalar>& ws,
                                                                       const Eigen::MatrixBase<Dq>& q,
                                                                       const Eigen::MatrixBase<Db>& b) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Db, "b");
   const int n = model.nbodies();
   constexpr const char* fn = "minverse_apply_fixman";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::same_model(fn, "ws", ws.model_id, model.id()) &&
         detail::dof_vector_ok(fn, "b", model, b)))
     return ws.Minv_b;
+  if (!detail::finite_ok(fn, "q", q, ws.status) || !detail::finite_ok(fn, "b", b, ws.status)) {
+    ws.Minv_b.setConstant(detail::nan<Scalar>());  // a non-finite input: NaN, as every route (docs/errors.md)
+    return ws.Minv_b;
+  }
   for (int k = 0; k < n; ++k) {
     const std::size_t kk = static_cast<std::size_t>(k);
     data.Xup[k] = model.joint_placement(k).transform(Scalar(q(model.q_offset(k))));             // ^kX_λ(k)

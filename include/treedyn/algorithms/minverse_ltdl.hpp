@@ -46,6 +46,7 @@ struct MinverseLtdlWorkspace {
 template <class Scalar, int N, class Dq>
 const MatrixN<Scalar, N>& minverse_ltdl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                         MinverseLtdlWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!(detail::model_data_q_ok("minverse_ltdl", model, data, q) &&
         detail::same_model("minverse_ltdl", "ws", ws.model_id, model.id())))
     return ws.Minv;

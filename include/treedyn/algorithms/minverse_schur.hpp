@@ -68,10 +68,12 @@ const typename SchurWorkspace<Scalar>::VectorX& minverse_apply_schur(const Model
                                                                  SchurWorkspace<Scalar>& ws,
                                                                  const Eigen::MatrixBase<Dq>& q,
                                                                  const Eigen::MatrixBase<Dt>& tau) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!(detail::schur_arguments_ok("minverse_apply_schur", model, data, ws, q) &&
         detail::dof_vector_ok("minverse_apply_schur", "tau", model, tau)))
     return ws.Minv_b;
-  if (!detail::schur_factor(model, data, ws, q)) {
+  if (!detail::schur_factor(model, data, ws, q) || !detail::finite_ok("minverse_apply_schur", "tau", tau, ws.status)) {
     ws.Minv_b.setConstant(detail::nan<Scalar>());
     return ws.Minv_b;
   }
@@ -84,6 +86,7 @@ template <class Scalar, int N, class Dq>
 const typename SchurWorkspace<Scalar>::MatrixX& minverse_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                                SchurWorkspace<Scalar>& ws,
                                                                const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::schur_arguments_ok("minverse_schur", model, data, ws, q)) return ws.Minv;
   if (!detail::schur_factor(model, data, ws, q)) {
     ws.Minv.setConstant(detail::nan<Scalar>());

@@ -105,8 +105,12 @@ template <class Scalar, int N, class Dq, class Dv, class Dt, class Fext = detail
 const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                        const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
                                        const Eigen::MatrixBase<Dt>& tau, const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!detail::forward_dynamics_arguments_ok("modified_aba", model, data, q, qd, tau, f_ext)) return data.qdd;
-  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "modified_aba"))                       // aba A1–A4
+  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "modified_aba") ||           // aba A1–A4
+      !detail::finite_ok("modified_aba", "tau", tau, data.config_status))
     return detail::aba_fail(data, data.config_status);
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];

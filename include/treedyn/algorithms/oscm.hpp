@@ -319,6 +319,7 @@ template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                         OperationalFrames<Scalar>& frames,
                                                         const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   return detail::oscm_impl<false>(model, data, frames, q);
 }
 

@@ -27,6 +27,7 @@ template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                               OperationalFrames<Scalar>& frames,
                                                               const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::oscm_arguments_ok("oscm_dense", model, data, frames, q)) return frames.compliance;
   crba(model, data, q);                                                              // R1
   if (!data.config_status) return detail::oscm_fail(frames, data.config_status);

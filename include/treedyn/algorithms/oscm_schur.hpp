@@ -32,6 +32,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& oscm_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::schur_arguments_ok("oscm_schur", model, data, ws.schur, q)) return ws.compliance;
   const bool factored = detail::oscm_schur_factor(model, data, ws, q, false);          // C1, C2
   return detail::oscm_schur_tip_form(ws, factored, ws.E_N, ws.D, true, ws.compliance);  // C3, C4: 𝒟 − VᵀV

@@ -30,6 +30,7 @@ template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                         OperationalFrames<Scalar>& frames,
                                                         const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   oscm(model, data, frames, q);                                                      // I1
   if (frames.status) {
     const int m = frames.rows();

@@ -32,6 +32,7 @@ namespace treedyn {
 template <class Scalar, int N, class Dq>
 const Matrix6<Scalar>& osim_schur(const Model<Scalar, N>& model, Data<Scalar, N>& data, OscmSchurWorkspace<Scalar>& ws,
                                   const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::schur_arguments_ok("osim_schur", model, data, ws.schur, q)) return ws.inertia;
   const bool factored = detail::oscm_schur_factor(model, data, ws, q, true);           // Y1, Y2, Y3
   return detail::oscm_schur_tip_form(ws, factored, ws.R_N, ws.S, false, ws.inertia);    // Y4, Y5: 𝒮 + UᵀU

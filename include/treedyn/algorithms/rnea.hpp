@@ -17,7 +17,8 @@
 // Contract: q (nq), q̇, q̈ (nv) any Eigen vectors; f_ext any container of Force<Scalar> indexed by body.
 // rnea writes data.tau (returned), bias (C = RNEA(q, q̇, 0), gravity and f_ext included) writes data.C;
 // both also fill data.Xup, v, a, f. Cost O(N). noexcept; never allocates. Arguments are checked
-// (detail/check.hpp); a zero or non-finite quaternion sets data.config_status and a NaN result.
+// (detail/check.hpp); a zero quaternion, or a NaN or an infinity in q, q̇, q̈ or f_ext, sets
+// data.config_status (invalid_configuration / non_finite_input) and a NaN result.
 // Implementation: each body's step works on the 3-vector halves (angular, linear) of v, a and f, kept in
 // registers, and stores each half once. Whole 6-vector Eigen arithmetic on values just written half by
 // half reloads them as SIMD packets that straddle two earlier stores, which x86 cannot forward (a
@@ -101,11 +102,16 @@ template <class Scalar, int N, class Dq, class Dv, class Da, class Fext = detail
 const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>& qdd,
                                const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Da, "qdd");
   constexpr const char* fn = "rnea";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::dof_vector_ok(fn, "qdd", model, qdd) && detail::external_forces_ok(fn, model, f_ext)))
     return data.tau;
-  if (!detail::joint_transforms(model, data, q, "rnea")) return detail::fill_nan(data.tau);  // R3
+  if (!detail::joint_transforms(model, data, q, fn) || !detail::velocity_inputs_finite(fn, data, qd, f_ext) ||
+      !detail::finite_ok(fn, "qdd", qdd, data.config_status))
+    return detail::fill_nan(data.tau);                                             // R3
   detail::rnea_given_transforms(model, data, qd, &qdd, f_ext, data.tau);
   return data.tau;
 }
@@ -115,11 +121,14 @@ const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& d
 template <class Scalar, int N, class Dq, class Dv, class Fext = detail::NoExternalForces<Scalar>>
 const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext = Fext{}) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
   constexpr const char* fn = "bias";
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::external_forces_ok(fn, model, f_ext)))
     return data.C;
-  if (!detail::joint_transforms(model, data, q, "bias")) return detail::fill_nan(data.C);  // R3
+  if (!detail::joint_transforms(model, data, q, fn) || !detail::velocity_inputs_finite(fn, data, qd, f_ext))
+    return detail::fill_nan(data.C);                                               // R3
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
   return data.C;
 }

@@ -167,15 +167,24 @@ class SchurWorkspace {
         return out;
       }
     }
+    // The method needs each body's OWN inertia (I_i⁻¹, or S_iᵀI_iS_i > 0 on the fixed base), not the
+    // subtree's: a massless link fails here though M, which sums the subtree, is regular.
+    const std::string fix = "; use minverse_aba or minverse_ltdl, or give the link a small inertia";
+    if (I.m == Scalar(0) && I.I.matrix().isZero(Scalar(0)))
+      throw std::invalid_argument(who + "massless link (singular spatial inertia: zero mass and rotational "
+                                        "inertia): massless links are unsupported by Fijany's Schur-complement "
+                                        "method, which needs each body's own inertia (M itself may be regular)" + fix);
     if (model.parent(i) != no_parent)
       throw std::invalid_argument(who + "singular spatial inertia (massless or a rotational inertia that is not "
                                         "positive definite) on a body that is not on the fixed base: Fijany's "
-                                        "Schur-complement method needs I_i⁻¹");
+                                        "Schur-complement method needs I_i⁻¹" + fix);
     const Scalar gamma = I.m + I.I.matrix().trace();
     const Matrix6<Scalar> regularised = I.matrix() + gamma * (W * W.transpose());
     Eigen::LLT<Matrix6<Scalar>> llt(regularised);
     if (!(gamma > Scalar(0)) || llt.info() != Eigen::Success)
-      throw std::invalid_argument(who + "the joint moves no inertia (S_iᵀ I_i S_i is singular): M is singular");
+      throw std::invalid_argument(who + "the body's own inertia is singular about its joint (S_iᵀ I_i S_i, of this "
+                                        "body alone, not its subtree): Fijany's Schur-complement method needs it "
+                                        "positive definite" + fix);
     return llt.solve(Matrix6<Scalar>::Identity());
   }
 

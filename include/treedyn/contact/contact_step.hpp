@@ -104,7 +104,8 @@ const ContactStepStatus<Scalar>& contact_step_lcp_failed(ContactStepWorkspace<Sc
   return contact_step_fail(ws, Status::Code::lcp_failed);
 }
 
-/// T1: q̈_f = aba(q, q̇, τ) into ws.qdd_free. False (status dynamics_failed) when the ABA fails.
+/// T1: q̈_f = aba(q, q̇, τ) into ws.qdd_free. False (status dynamics_failed) when the ABA fails, or
+/// non_finite_input naming the argument when q, q̇ or τ holds a NaN or an infinity.
 template <class Scalar, int N, class Dq, class Dv, class Dt>
 bool contact_free_motion(const Model<Scalar, N>& model, Data<Scalar, N>& data, ContactStepWorkspace<Scalar, N>& ws,
                          const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
@@ -112,7 +113,12 @@ bool contact_free_motion(const Model<Scalar, N>& model, Data<Scalar, N>& data, C
   ws.qdd_free = aba(model, data, q, qd, tau);
   if (data.aba_status.ok()) return true;
   ws.last_status.dynamics = data.aba_status;
-  contact_step_fail(ws, Status::Code::dynamics_failed);
+  if (data.aba_status.code != Status::Code::non_finite_input) {
+    contact_step_fail(ws, Status::Code::dynamics_failed);
+  } else {  // the caller's input, not the dynamics: reported as such, naming the argument and the entry
+    static_cast<Status&>(ws.last_status) = data.aba_status;
+    ws.last_status.call = "contact_step";
+  }
   return false;
 }
 
@@ -342,6 +348,9 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
                                               ContactStepWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q,
                                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
                                               const std::vector<Contact<Scalar>>& contacts, Scalar dt) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
+  TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   ws.last_status = ContactStepStatus<Scalar>{};
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);

@@ -26,6 +26,10 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
+
+#include "treedyn/detail/scalar.hpp"
+#include "treedyn/status.hpp"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TREEDYN_CHECK_LIKELY(x) __builtin_expect(static_cast<bool>(x), 1)
@@ -152,3 +156,98 @@ inline bool same_model(const char* function, const char* argument, unsigned long
 }
 
 }  // namespace treedyn::detail
+
+namespace treedyn::detail {
+
+// Finite inputs. A NaN or an infinity in an input vector is not a programming error (it is a value, like
+// a zero quaternion): it goes to a Status, never to the check handler, and it is checked in every build
+// (TREEDYN_DISABLE_CHECKS leaves it in). Every hot call checks each input vector it reads (q, q̇, q̈, τ,
+// b, …) with finite_ok, and a per-body force container with forces_finite_ok, before it writes an output;
+// on failure it sets its outputs to NaN as for an invalid configuration and reports the status where it
+// reports that (docs/errors.md#finite-inputs).
+//
+// The success path is one vectorised reduction, Σ x_k·0, which is 0 exactly when every x_k is finite
+// (0·∞ and 0·NaN are NaN, and a NaN survives every sum): one multiply and one add per entry, no branch per
+// entry, no allocation. The failure path is out of line and finds the first bad entry. A symbolic Scalar
+// (detail/scalar.hpp) has no value to test: its inputs always pass.
+
+/// The out-of-line failure path of finite_ok: `status` names the first entry of x that is not finite.
+template <class X>
+TREEDYN_CHECK_COLD bool first_non_finite(const char* call, const char* argument, const X& x, Status& status) noexcept {
+  using Scalar = typename X::Scalar;
+  for (long long k = 0; k < static_cast<long long>(x.size()); ++k) {
+    if (!(x(static_cast<Eigen::Index>(k)) * Scalar(0) == Scalar(0))) {
+      status = Status::non_finite_input(argument, static_cast<int>(k), Status::Index::entry, call);
+      return false;
+    }
+  }
+  return true;  // not reached for IEEE scalars: the sum was not 0, so some entry was not finite
+}
+
+/// True when every entry of the vector `x` (an Eigen vector or expression) is finite. Otherwise false, with
+/// `status` = non_finite_input naming `call` (a string literal, e.g. "aba"), `argument` (e.g. "qd") and the
+/// entry (Index::entry, 0-based). The one check of finite inputs every hot call uses (see above).
+template <class X>
+bool finite_ok(const char* call, const char* argument, const X& x, Status& status) noexcept {
+  using Scalar = typename X::Scalar;
+  if constexpr (!is_numeric<Scalar>::value) {
+    static_cast<void>(call);
+    static_cast<void>(argument);
+    static_cast<void>(x);
+    static_cast<void>(status);
+    return true;
+  } else {
+    if (TREEDYN_CHECK_LIKELY((x.array() * Scalar(0)).sum() == Scalar(0))) return true;
+    return first_non_finite(call, argument, x, status);
+  }
+}
+
+/// The same for a container of per-body spatial forces (`f[i]`, 6 entries each; f.size() bodies): the
+/// status names `argument` and the BODY (Index::body) whose force is not finite.
+template <class Scalar, class F>
+bool forces_finite_ok(const char* call, const char* argument, const F& f, Status& status) noexcept {
+  if constexpr (is_numeric<Scalar>::value) {
+    using I = decltype(f.size());
+    for (I i = 0; i < f.size(); ++i) {
+      const auto& fi = f[i];
+      if (!TREEDYN_CHECK_LIKELY((fi.array() * Scalar(0)).sum() == Scalar(0))) {
+        status = Status::non_finite_input(argument, static_cast<int>(i), Status::Index::body, call);
+        return false;
+      }
+    }
+  } else {
+    static_cast<void>(call);
+    static_cast<void>(argument);
+    static_cast<void>(f);
+    static_cast<void>(status);
+  }
+  return true;
+}
+
+}  // namespace treedyn::detail
+
+namespace treedyn::detail {
+
+/// True when an input of Scalar `Given` meets a model of Scalar `Wanted` as the pair (A, B).
+template <class Wanted, class Given, class A, class B>
+inline constexpr bool scalar_pair = std::is_same<Wanted, A>::value && std::is_same<Given, B>::value;
+
+}  // namespace treedyn::detail
+
+/// TREEDYN_SAME_SCALAR(ModelScalar, Derived, "q"): at a public entry point, a compile-time error naming the
+/// argument (a string literal) when the Eigen input `Derived` has another Scalar than the model's, e.g.
+///     treedyn: q is a double vector but the model is Model<float>: cast one (model.cast<double>() or q.cast<float>())
+/// instead of pages of Eigen's mixed-scalar errors. The one such check of the library: every entry point
+/// that takes vectors uses it, once per vector argument. Costs nothing at run time.
+#define TREEDYN_SAME_SCALAR(ModelScalar, Derived, name)                                                          \
+  static_assert(!::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, float, double>,            \
+                "treedyn: " name " is a double vector but the model is Model<float>: cast one "                  \
+                "(model.cast<double>() or " name ".cast<float>())");                                             \
+  static_assert(!::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, double, float>,            \
+                "treedyn: " name " is a float vector but the model is Model<double>: cast one "                  \
+                "(model.cast<float>() or " name ".cast<double>())");                                             \
+  static_assert(std::is_same<ModelScalar, typename Derived::Scalar>::value ||                                    \
+                    ::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, float, double> ||      \
+                    ::treedyn::detail::scalar_pair<ModelScalar, typename Derived::Scalar, double, float>,        \
+                "treedyn: " name " has another Scalar than the model: cast one (model.cast<T>() or " name        \
+                ".cast<T>())")

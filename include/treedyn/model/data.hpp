@@ -61,10 +61,11 @@ struct Data {
 
   /// Model::id() of the model this Data was built for; every algorithm checks it (detail/check.hpp).
   std::uint64_t model_id;
-  /// Status of the last computation of the joint transforms from q (every algorithm starts with it):
-  /// Code::invalid_configuration naming the BODY whose quaternion is zero or not finite, whose outputs
-  /// the algorithm then set to NaN. Algorithms that return no status (rnea, bias, crba,
-  /// forward_kinematics) report it only here.
+  /// Status of the last check of the inputs and computation of the joint transforms from q (every
+  /// algorithm starts with them): Code::invalid_configuration naming the BODY whose quaternion is zero, or
+  /// Code::non_finite_input naming the argument and entry holding a NaN or an infinity; the algorithm then
+  /// set its outputs to NaN. Algorithms that return no status (rnea, bias, crba, forward_kinematics,
+  /// impulse_aba) report it only here (docs/errors.md#finite-inputs).
   FactorStatus config_status;
 
   // per body (index i)

@@ -184,18 +184,21 @@ TEMPLATE_TEST_CASE("oscm and osim report failures: singular Λ and a non-positiv
     CHECK(frames.status.row < 6);
     CHECK(Lambda_inv.array().isNaN().all());
   }
-  {  // a NaN joint angle at body k poisons IA of its parent: its pivot D is NaN, not > 0
+  {  // a NaN joint angle at body k is reported as the input it is (it used to surface as the NaN pivot
+     // of k's parent): non_finite_input naming q and the coordinate, before any pivot is formed
     OperationalFrames<T> frames(arm);
     frames.add(arm.nbodies() - 1, Transform<T>::identity());
     Eigen::VectorX<T> q = s.q;
     const int k = 4;
     q(arm.q_offset(k)) = std::numeric_limits<T>::quiet_NaN();
     const Eigen::MatrixX<T> Lambda = oscm(arm, data, frames, q);
-    CHECK_FALSE(frames.status.ok());
-    CHECK(frames.status.names_body());
-    CHECK(frames.status.row == arm.parent(k));
+    CHECK(frames.status.code == Status::Code::non_finite_input);
+    CHECK_FALSE(frames.status.names_body());
+    CHECK(frames.status.row == arm.q_offset(k));
+    CHECK(std::string(frames.status.argument) == "q");
     CHECK(Lambda.array().isNaN().all());
     CHECK(osim(arm, data, frames, q).array().isNaN().all());
-    CHECK(frames.status.row == arm.parent(k));
+    CHECK(frames.status.code == Status::Code::non_finite_input);
+    CHECK(frames.status.row == arm.q_offset(k));
   }
 }

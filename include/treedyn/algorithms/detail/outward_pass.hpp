@@ -64,6 +64,28 @@ bool forward_dynamics_arguments_ok(const char* function, const Model<Scalar, N>&
          dof_vector_ok(function, "tau", model, tau) && external_forces_ok(function, model, f_ext);
 }
 
+/// f_ext is finite: false, with data.config_status = non_finite_input naming "f_ext" and the BODY, when a
+/// force holds a NaN or an infinity (NoExternalForces: nothing to check). detail/check.hpp.
+template <class Scalar, int N, class Fext>
+bool external_forces_finite(const char* call, Data<Scalar, N>& data, const Fext& f_ext) noexcept {
+  if constexpr (std::is_same<Fext, NoExternalForces<Scalar>>::value) {
+    static_cast<void>(call);
+    static_cast<void>(data);
+    static_cast<void>(f_ext);
+    return true;
+  } else {
+    return forces_finite_ok<Scalar>(call, "f_ext", f_ext, data.config_status);
+  }
+}
+
+/// q̇ and f_ext are finite (the inputs of an outward velocity pass); else data.config_status names the first
+/// bad one (non_finite_input) and false is returned: the caller fails as for an invalid configuration.
+template <class Scalar, int N, class Dv, class Fext>
+bool velocity_inputs_finite(const char* call, Data<Scalar, N>& data, const Eigen::MatrixBase<Dv>& qd,
+                            const Fext& f_ext) noexcept {
+  return finite_ok(call, "qd", qd, data.config_status) && external_forces_finite(call, data, f_ext);
+}
+
 /// data.Xup[i] for a joint of several coordinates; false, with data.config_status naming body i, when its
 /// quaternion is zero or not finite. Out of line: the loop over 1-DoF joints stays as small as it was.
 template <class Scalar, int N, class Dq>
@@ -80,12 +102,14 @@ TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, D
 }
 
 /// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts
-/// with). A spherical or free-flyer quaternion that is zero or not finite stops it: data.config_status
-/// names the body and false is returned (the caller sets its outputs to NaN). A nonzero quaternion is
-/// normalised on use (joint.hpp). On success data.config_status is success.
+/// with). A q holding a NaN or an infinity stops it first: data.config_status = non_finite_input naming
+/// "q" and the coordinate (detail::finite_ok). A spherical or free-flyer quaternion that is zero stops it:
+/// data.config_status names the body. Either way false is returned (the caller sets its outputs to NaN). A
+/// nonzero quaternion is normalised on use (joint.hpp). On success data.config_status is success.
 template <class Scalar, int N, class Dq>
 bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const char* call) noexcept {
+  if (!finite_ok(call, "q", q, data.config_status)) return false;
   for (int i = 0; i < model.nbodies(); ++i) {
     const JointPlacement<Scalar>& placement = model.joint_placement(i);
     if (placement.is_one_dof()) {

@@ -1,10 +1,11 @@
 // Part 1 of the demo: a controller tick on a robot, the calls of the README's "A controller tick" with
 // their times. At a random state of the robot (q from random_configuration, q̇ and τ uniform in
-// [-1, 1]) it runs forward_kinematics, frame_jacobian (world-aligned) on one frame, crba, bias at q̇ = 0
-// (gravity torques) and at q̇, q̈ = H⁻¹(τ − C) by ltdl_packed + ltdl_solve_packed, and q̈ by aba; it
-// prints the frame's position, the sizes and norms of what it computed, and ns per call (median of the
-// batches; the calls interleaved). Check: every factorization succeeds and the two q̈ agree to
-// kForwardC·n·ε·κ(H) (κ(H) from Eigen::SelfAdjointEigenSolver); a failure is named.
+// [-1, 1]) it runs compute_all_terms (kinematics, frame placements, H and its factor, C and g once),
+// frame_placement and frame_jacobian (world-aligned) on one frame, q̈ = H⁻¹(τ − C) by solve_H, and q̈ by
+// aba; it prints the frame's position, the norms of what it computed, and ns per call (median of the
+// batches; the calls interleaved). Check: the factorization succeeds, the tick's g equals
+// gravity_torques and its C equals bias (to the bit), and the two q̈ agree to kForwardC·n·ε·κ(H) (κ(H)
+// from Eigen::SelfAdjointEigenSolver); a failure is named.
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -15,11 +16,14 @@
 #include <Eigen/Eigenvalues>
 
 #include <treedyn/algorithms/aba.hpp>
+#include <treedyn/algorithms/compute_all_terms.hpp>
 #include <treedyn/algorithms/crba.hpp>
+#include <treedyn/algorithms/factor_h.hpp>
 #include <treedyn/algorithms/forward_kinematics.hpp>
 #include <treedyn/algorithms/frame_jacobian.hpp>
+#include <treedyn/algorithms/frame_placements.hpp>
+#include <treedyn/algorithms/gravity_torques.hpp>
 #include <treedyn/algorithms/rnea.hpp>
-#include <treedyn/kernels/ltdl_packed.hpp>
 #include <treedyn/model/configuration.hpp>
 #include <treedyn/status_io.hpp>
 
@@ -67,18 +71,14 @@ bool run_tick(const Model& model, const TimingConfig& cfg, bool quick) {
   Vec x(n), g(n);
 
   // One tick, as a controller runs it (README, "A controller tick on a URDF robot").
-  treedyn::forward_kinematics(model, data, q);
-  const treedyn::Transform<double> X_frame = frame.placement * data.X_world[frame.body];
-  const Eigen::Vector3d p_frame = X_frame.r;
+  const treedyn::FactorStatus factor = treedyn::compute_all_terms(model, data, q, qd);
+  const Eigen::Vector3d p_frame = treedyn::frame_placement(model, data, frame).r;
   const double J_norm = treedyn::frame_jacobian(model, data, frame.body, frame.placement,
                                                 treedyn::ReferenceFrame::world_aligned).norm();
-  g = treedyn::bias(model, data, q, zero);
-  const Vec C = treedyn::bias(model, data, q, qd);
-  treedyn::crba(model, data, q);
-  data.H_factor = data.H;
-  const treedyn::FactorStatus factor = treedyn::ltdl_packed(data.H_factor, model.h_pattern());
+  g = data.g;
+  const Vec C = data.C;
   x = tau - C;
-  if (factor) treedyn::ltdl_solve_packed(data.H_factor, model.h_pattern(), x);
+  treedyn::solve_H(model, data, x);
   const Vec qdd_aba = treedyn::aba(model, data, q, qd, tau);
 
   std::printf("Frame %s on body %s: at (%.4f, %.4f, %.4f) m in world coordinates; |J| = %.4g (6 x %d, world-aligned)\n",
@@ -87,7 +87,9 @@ bool run_tick(const Model& model, const TimingConfig& cfg, bool quick) {
               qdd_aba.norm());
 
   std::vector<std::string> failures;
-  if (!factor) failures.push_back("ltdl_packed: H is not positive definite (" + treedyn::to_string(factor) + ")");
+  if (!factor) failures.push_back("compute_all_terms: H is not positive definite (" + treedyn::to_string(factor) + ")");
+  if (!(treedyn::gravity_torques(model, data, q) == g)) failures.push_back("compute_all_terms: g differs from gravity_torques");
+  if (!(treedyn::bias(model, data, q, qd) == C)) failures.push_back("compute_all_terms: C differs from bias");
   if (!data.aba_status) failures.push_back("aba: " + treedyn::to_string(data.aba_status));
   const Eigen::VectorXd eigenvalues =
       Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(treedyn::dense_H(model, data), Eigen::EigenvaluesOnly).eigenvalues();
@@ -107,22 +109,31 @@ bool run_tick(const Model& model, const TimingConfig& cfg, bool quick) {
   };
   auto crba = [&] { g_sink = treedyn::crba(model, data, q)(0); };
   auto bias = [&] { g_sink = treedyn::bias(model, data, q, qd)(0); };
+  auto gravity = [&] { g_sink = treedyn::gravity_torques(model, data, q)(0); };
   auto solve = [&] {
-    data.H_factor = data.H;
+    treedyn::factor_H(model, data);
     x = tau - data.C;
-    if (treedyn::ltdl_packed(data.H_factor, model.h_pattern())) treedyn::ltdl_solve_packed(data.H_factor, model.h_pattern(), x);
+    treedyn::solve_H(model, data, x);
     g_sink = x(0);
   };
   auto aba = [&] { g_sink = treedyn::aba(model, data, q, qd, tau)(0); };
-  auto tick = [&] { fk(); jac(); crba(); bias(); solve(); };
+  auto all_terms = [&] { g_sink = static_cast<double>(treedyn::compute_all_terms(model, data, q, qd).ok()); };
+  auto tick = [&] {
+    all_terms();
+    jac();
+    x = tau - data.C;
+    treedyn::solve_H(model, data, x);
+    g_sink = x(0);
+  };
   const Timing t = measure(cfg, contender(fk, no_copy), contender(jac, no_copy), contender(crba, no_copy),
-                           contender(bias, no_copy), contender(solve, no_copy), contender(aba, no_copy),
-                           contender(tick, no_copy));
-  static const char* const names[] = {"forward_kinematics", "frame_jacobian", "crba", "bias",
-                                      "ltdl_packed + solve", "aba", "the tick (first five)"};
+                           contender(bias, no_copy), contender(gravity, no_copy), contender(solve, no_copy),
+                           contender(aba, no_copy), contender(all_terms, no_copy), contender(tick, no_copy));
+  static const char* const names[] = {"forward_kinematics", "frame_jacobian",    "crba",
+                                      "bias",               "gravity_torques",   "factor_H + solve_H",
+                                      "aba",                "compute_all_terms", "the tick (all terms, J, solve)"};
   std::printf("\nns per call (median of %d batches >= %g ms%s):\n", cfg.batches, cfg.batch_seconds * 1e3,
               quick ? "; --quick: short batches, rough" : "");
-  for (std::size_t k = 0; k < t.net_ns.size(); ++k) std::printf("  %-24s %10.0f\n", names[k], t.net_ns[k]);
+  for (std::size_t k = 0; k < t.net_ns.size(); ++k) std::printf("  %-30s %10.0f\n", names[k], t.net_ns[k]);
   for (const std::string& f : failures) std::printf("  FAIL: %s\n", f.c_str());
   return failures.empty();
 }

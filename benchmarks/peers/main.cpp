@@ -1,8 +1,9 @@
 // bench_peers: treedyn beside Pinocchio on the same URDF robots, in one process (issue 40).
 //   1. Every library loads examples/robots/{arm7, humanoid30, chain30}.urdf with its own loader (humanoid30
-//      and chain30 on a free flyer). One state per robot, in treedyn's convention (the fixture's:
-//      q = random_configuration(model, 42), v = τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)); each peer
-//      converts it to its own (peer.hpp, pinocchio_peer.hpp).
+//      and chain30 on a free flyer), and each again as "<robot>-revolute" (revolute_variant below). One
+//      state per robot, in treedyn's convention (the fixture's: q = random_configuration(model, 42),
+//      v = τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)); each peer converts it to its own (peer.hpp,
+//      pinocchio_peer.hpp).
 //   2. Agreement, before anything is timed: τ (RNEA), C (bias), H (CRBA), q̈ (ABA) and H⁻¹ of every library
 //      and scalar against treedyn in double, as max|X − X_ref| / max|X_ref|. Double must agree within
 //      1e-10, float within the bounds below; otherwise the program says which and exits 1 without timing.
@@ -17,7 +18,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,11 +40,41 @@ namespace {
 
 using namespace treedyn::peers;
 
+// "<robot>-revolute": the same file with every `continuous` joint written as `revolute` with limits of ±4 rad
+// (which no dynamics kernel reads), so that Pinocchio loads RevoluteUnaligned joints (q = θ) instead of the
+// RevoluteUnboundedUnaligned ones (q = (cos θ, sin θ)) its parser makes of `continuous`: both are what a
+// Pinocchio user gets from such a file, so both are timed. treedyn loads both as the same revolute joints.
+std::string revolute_variant(const std::string& name, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string xml = text.str(), out;
+  const std::string from = "type=\"continuous\">";
+  std::size_t pos = 0;
+  for (std::size_t at; (at = xml.find(from, pos)) != std::string::npos;) {
+    const std::size_t end = xml.find("</joint>", at);
+    if (end == std::string::npos) throw std::runtime_error(path + ": a continuous joint without </joint>");
+    out += xml.substr(pos, at - pos) + "type=\"revolute\">" + xml.substr(at + from.size(), end - at - from.size()) +
+           "  <limit lower=\"-4\" upper=\"4\" effort=\"1000\" velocity=\"100\"/>\n  </joint>";
+    pos = end + std::string("</joint>").size();
+  }
+  out += xml.substr(pos);
+  const std::string file = (std::filesystem::temp_directory_path() / ("treedyn_peers_" + name + ".urdf")).string();
+  std::ofstream(file) << out;
+  return file;
+}
+
 std::vector<Robot> robots() {
   const std::string dir = TREEDYN_PEERS_ROBOTS;
-  return {{"arm7", dir + "/arm7.urdf", false},
-          {"humanoid30", dir + "/humanoid30.urdf", true},
-          {"chain30", dir + "/chain30.urdf", true}};
+  std::vector<Robot> out = {{"arm7", dir + "/arm7.urdf", false},
+                            {"humanoid30", dir + "/humanoid30.urdf", true},
+                            {"chain30", dir + "/chain30.urdf", true}};
+  for (std::size_t i = 0, n = out.size(); i < n; ++i) {
+    const std::string name = out[i].name + "-revolute";
+    out.push_back({name, revolute_variant(name, out[i].urdf), out[i].floating});
+  }
+  return out;
 }
 
 // Agreement bounds, relative to the largest entry of treedyn's double result. Double: the brief's 1e-10.
@@ -128,7 +163,7 @@ bool check_robot(const Robot& robot) {
     const std::pair<const char*, double> diffs[] = {{"tau", relative(o.tau, ref.tau)}, {"C", relative(o.C, ref.C)},
                                                     {"H", relative(o.H, ref.H)},       {"qdd", relative(o.qdd, ref.qdd)},
                                                     {"Minv", relative(o.Minv, ref.Minv)}};
-    std::fprintf(stderr, "check %-10s %-16s", robot.name.c_str(), tag.c_str());
+    std::fprintf(stderr, "check %-20s %-16s", robot.name.c_str(), tag.c_str());
     for (const auto& [name, diff] : diffs) {
       const bool good = diff <= bound;
       ok = ok && good;

@@ -26,7 +26,7 @@ TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 CANARY = "Canary/llt30/eigen-double"
 ORDER = {  # rows and columns in bench_peers' registration order; anything else after, as first seen
     "kernel": ["RNEA", "Bias", "CRBA", "ABA", "Minverse"],
-    "model": ["arm7", "humanoid30", "chain30"],
+    "model": ["arm7", "humanoid30", "chain30", "arm7-revolute", "humanoid30-revolute", "chain30-revolute"],
     "scalar": ["double", "float"],
     "library": ["treedyn", "pinocchio", "rbdl", "mujoco"],
     "quantity": ["tau", "C", "H", "qdd", "Minv"],

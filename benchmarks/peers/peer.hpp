@@ -1,7 +1,7 @@
 // The interface every library of the peers benchmark is driven through (benchmarks/peers/README.md).
 // It names no library, so each library's translation unit (treedyn_peer.cpp, pinocchio_double.cpp,
-// pinocchio_float.cpp) includes only its own headers: a Pinocchio unit takes ~10 CPU-minutes and ~5 GB,
-// and keeping one per scalar keeps the build within reach of a 2-core machine.
+// pinocchio_float.cpp, rbdl_peer.cpp) includes only its own headers: a Pinocchio unit takes minutes and
+// gigabytes at -O3, and keeping one per scalar keeps the build within reach of a 2-core machine.
 //
 // Conventions. Every input and output that crosses this interface is in treedyn's coordinates
 // (docs/conventions.md): bodies in treedyn's order, a free-flyer velocity [ω; v_O] in body coordinates,

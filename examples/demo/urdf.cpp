@@ -18,8 +18,8 @@ treedyn::Model<double> load_robot(const std::string& path, bool floating_base) {
   treedyn::urdf::Loaded<double> loaded = treedyn::urdf::load<double>(path, options);
   // nothing is repaired silently: every inertia repaired, fixed link merged and mimic joint made
   // independent is listed before the robot is used
-  std::printf("Loaded %s: %d bodies, %d DoFs%s. Load report (%zu items):\n%s\n", path.c_str(), loaded.model.nbodies(),
-              loaded.model.nv(), floating_base ? ", free-flying root link" : "", loaded.report.diagnostics.size(),
+  std::printf("Loaded %s: %d bodies, %d DoFs%s. Load report:\n%s\n", path.c_str(), loaded.model.nbodies(),
+              loaded.model.nv(), floating_base ? ", free-flying root link" : "",
               loaded.report.diagnostics.empty() ? "  (nothing repaired or merged)\n" : loaded.report.to_string().c_str());
   return std::move(loaded.model);
 }

@@ -28,7 +28,7 @@ enum class InertiaPolicy {
 /// What build_model does with a `<mimic>` joint.
 enum class MimicPolicy {
   independent,  ///< load it as an independent joint and return the relation beside the model (Loaded::mimics);
-                ///< a <mimic> naming a missing joint, or on / naming a joint without one coordinate (fixed, …),
+                ///< a `<mimic>` naming a missing joint, or on / naming a joint without one coordinate (fixed, …),
                 ///< is reported and skipped
   reject,       ///< reject the file
 };
@@ -52,7 +52,7 @@ struct Diagnostic {
     inertia_kept,
     mimic_independent,
     fixed_link_merged,
-    mimic_skipped,      ///< a <mimic> naming a missing joint, or on / naming a joint without one coordinate
+    mimic_skipped,      ///< a `<mimic>` naming a missing joint, or on / naming a joint without one coordinate
     massless_repaired,  ///< a massless link whose pivot would vanish, given the inertia of detail/massless_links.hpp
     massless_kept,      ///< the same, kept as is (InertiaPolicy::as_is): the ABA reports its zero pivot
   };
@@ -64,13 +64,13 @@ struct Diagnostic {
   /// whatever the model's scalar, so one LoadReport type serves every load<Scalar>
   double relative_change = 0.0;
 
-  /// "link 'camera': <what>".
+  /// `"link 'camera': <what>"`.
   [[nodiscard]] std::string to_string() const { return element + ": " + what; }
 };
 
 /// Every diagnostic of one load, in the order the loader met them.
 struct LoadReport {
-  std::string source;                    ///< the file, or "<string>"
+  std::string source;                    ///< the file, or `"<string>"`
   std::vector<Diagnostic> diagnostics;
 
   [[nodiscard]] std::size_t count(Diagnostic::Kind kind) const noexcept {

@@ -109,11 +109,10 @@ const VectorN<Scalar, N>& rnea(const Model<Scalar, N>& model, Data<Scalar, N>& d
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::dof_vector_ok(fn, "qdd", model, qdd) && detail::external_forces_ok(fn, model, f_ext)))
     return data.tau;
-  if (!detail::joint_transforms(model, data, q, fn) || !detail::velocity_inputs_finite(fn, data, qd, f_ext) ||
-      !detail::finite_ok(fn, "qdd", qdd, data.config_status))
-    return detail::fill_nan(data.tau);                                             // R3
+  using detail::CheckQ;
+  if (!detail::joint_transforms<CheckQ::by_caller>(model, data, q, fn)) return detail::fill_nan(data.tau);  // R3
   detail::rnea_given_transforms(model, data, qd, &qdd, f_ext, data.tau);
-  return data.tau;
+  return detail::finite_inputs_after(fn, data, q, qd, &qdd, f_ext, data.tau);
 }
 
 /// C(q, q̇[, f_ext]) = RNEA(q, q̇, 0): Coriolis, centrifugal and gravity forces (and f_ext, default none).
@@ -127,10 +126,11 @@ const VectorN<Scalar, N>& bias(const Model<Scalar, N>& model, Data<Scalar, N>& d
   if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd) &&
         detail::external_forces_ok(fn, model, f_ext)))
     return data.C;
-  if (!detail::joint_transforms(model, data, q, fn) || !detail::velocity_inputs_finite(fn, data, qd, f_ext))
-    return detail::fill_nan(data.C);                                               // R3
-  detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext, data.C);
-  return data.C;
+  using detail::CheckQ;
+  if (!detail::joint_transforms<CheckQ::by_caller>(model, data, q, fn)) return detail::fill_nan(data.C);  // R3
+  const Eigen::MatrixBase<Dv>* no_qdd = nullptr;
+  detail::rnea_given_transforms(model, data, qd, no_qdd, f_ext, data.C);
+  return detail::finite_inputs_after(fn, data, q, qd, no_qdd, f_ext, data.C);
 }
 
 }  // namespace treedyn

@@ -184,22 +184,26 @@ TREEDYN_CHECK_COLD bool first_non_finite(const char* call, const char* argument,
   return true;  // not reached for IEEE scalars: the sum was not 0, so some entry was not finite
 }
 
+/// True when every entry of `x` (an Eigen vector or expression) is finite: the one reduction Σ x_k·0 == 0
+/// (see above). A symbolic Scalar always passes.
+template <class X>
+bool all_finite(const X& x) noexcept {
+  using Scalar = typename X::Scalar;
+  if constexpr (!is_numeric<Scalar>::value) {
+    static_cast<void>(x);
+    return true;
+  } else {
+    return (x.array() * Scalar(0)).sum() == Scalar(0);
+  }
+}
+
 /// True when every entry of the vector `x` (an Eigen vector or expression) is finite. Otherwise false, with
 /// `status` = non_finite_input naming `call` (a string literal, e.g. "aba"), `argument` (e.g. "qd") and the
 /// entry (Index::entry, 0-based). The one check of finite inputs every hot call uses (see above).
 template <class X>
 bool finite_ok(const char* call, const char* argument, const X& x, Status& status) noexcept {
-  using Scalar = typename X::Scalar;
-  if constexpr (!is_numeric<Scalar>::value) {
-    static_cast<void>(call);
-    static_cast<void>(argument);
-    static_cast<void>(x);
-    static_cast<void>(status);
-    return true;
-  } else {
-    if (TREEDYN_CHECK_LIKELY((x.array() * Scalar(0)).sum() == Scalar(0))) return true;
-    return first_non_finite(call, argument, x, status);
-  }
+  if (TREEDYN_CHECK_LIKELY(all_finite(x))) return true;
+  return first_non_finite(call, argument, x, status);
 }
 
 /// The same for a container of per-body spatial forces (`f[i]`, 6 entries each; f.size() bodies): the

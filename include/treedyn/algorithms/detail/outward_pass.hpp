@@ -93,23 +93,32 @@ TREEDYN_NOINLINE bool multi_dof_joint_transform(const Model<Scalar, N>& model, D
                                                 const Eigen::MatrixBase<Dq>& q, int i, const char* call) noexcept {
   const Joint<Scalar>& joint = model.joint(i);
   const auto qi = q.segment(model.q_offset(i), joint.nq());
-  if (!joint.configuration_ok(qi)) {
-    data.config_status = FactorStatus::invalid_configuration(i, call);
+  if (!joint.configuration_ok(qi)) {  // a NaN quaternion is a non-finite input, named as such
+    if (finite_ok(call, "q", q, data.config_status)) data.config_status = FactorStatus::invalid_configuration(i, call);
     return false;
   }
   data.Xup[i] = joint.transform(qi) * model.tree_transform(i);
   return true;
 }
 
+/// Whether joint_transforms checks q for a NaN or an infinity before it starts (the default), or leaves it
+/// to its caller, which then checks its output (finite_inputs_after: rnea and bias, whose outputs every
+/// non-finite input reaches).
+enum class CheckQ { first, by_caller };
+
 /// ^i X_λ(i) = XJ(q_i) · X_T(i) for every body into data.Xup (the outward kinematics every algorithm starts
 /// with). A q holding a NaN or an infinity stops it first: data.config_status = non_finite_input naming
-/// "q" and the coordinate (detail::finite_ok). A spherical or free-flyer quaternion that is zero stops it:
-/// data.config_status names the body. Either way false is returned (the caller sets its outputs to NaN). A
-/// nonzero quaternion is normalised on use (joint.hpp). On success data.config_status is success.
-template <class Scalar, int N, class Dq>
+/// "q" and the coordinate (detail::finite_ok; CheckQ::by_caller skips that reduction, and a NaN then reaches
+/// Xup, except in a quaternion, which is still named as a non-finite q). A spherical or free-flyer
+/// quaternion that is zero stops it: data.config_status names the body. Either way false is returned (the
+/// caller sets its outputs to NaN). A nonzero quaternion is normalised on use (joint.hpp). On success
+/// data.config_status is success.
+template <CheckQ check = CheckQ::first, class Scalar, int N, class Dq>
 bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const char* call) noexcept {
-  if (!finite_ok(call, "q", q, data.config_status)) return false;
+  if constexpr (check == CheckQ::first) {
+    if (!finite_ok(call, "q", q, data.config_status)) return false;
+  }
   for (int i = 0; i < model.nbodies(); ++i) {
     const JointPlacement<Scalar>& placement = model.joint_placement(i);
     if (placement.is_one_dof()) {
@@ -120,6 +129,32 @@ bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
   }
   data.config_status = FactorStatus::success();
   return true;
+}
+
+/// The failure path of finite_inputs_after, out of line: names the first input that is not finite.
+template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
+TREEDYN_CHECK_COLD const Out& name_non_finite_input(const char* call, Data<Scalar, N>& data,
+                                                    const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
+                                                    const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
+                                                    Out& out) noexcept {
+  if (!finite_ok(call, "q", q, data.config_status) || !velocity_inputs_finite(call, data, qd, f_ext) ||
+      (qdd != nullptr && !finite_ok(call, "qdd", *qdd, data.config_status)))
+    out.setConstant(nan<Scalar>());
+  return out;  // every input finite: an overflow of the pass itself, left as computed
+}
+
+/// The finite-input check of rnea and bias, made after their pass instead of before it: the pass has no
+/// branch on values and a non-finite input reaches some entry of its output through a product or a sum (a NaN
+/// or an infinity in q reaches Xup through sin/cos or the joint's translation, and NaN·0 is NaN), so one
+/// reduction over the output (n entries) replaces three over the inputs (nq + 2 nv). When the output is
+/// not finite, data.config_status names the first input that is not (q, q̇, q̈, f_ext, as the checks
+/// before a pass would) and the output is set to NaN (docs/errors.md#finite-inputs).
+template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
+const Out& finite_inputs_after(const char* call, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
+                               Out& out) noexcept {
+  if (TREEDYN_CHECK_LIKELY(all_finite(out))) return out;
+  return name_non_finite_input(call, data, q, qd, qdd, f_ext, out);
 }
 
 /// Sets an output to NaN (a failed call) and returns it.

@@ -44,19 +44,27 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
   TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   if (!detail::forward_dynamics_arguments_ok("aba", model, data, q, qd, tau, f_ext)) return data.qdd;
   constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
-  if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "aba") ||                    // A1–A4
-      !detail::finite_ok("aba", "tau", tau, data.config_status))
+  using detail::CheckQ;
+  if (!detail::aba_outward_pass<CheckQ::by_caller>(model, data, q, qd, f_ext, "aba"))  // A1–A4
     return detail::aba_fail(data, data.config_status);
   for (const int i : model.inward_order()) {                                      // A5
     bool pivot_ok = true;
     detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // A6–A9
       pivot_ok = detail::aba_inward_step(model, data, tau, i, kind);
     });
-    if (!pivot_ok) return detail::aba_fail(data, i, "aba");
+    if (!pivot_ok)  // a NaN in q reaches D_i: it is named as the input it is, not as a pivot
+      return detail::name_non_finite_input("aba", data, q, qd, f_ext, &tau, "tau")
+                 ? detail::aba_fail(data, i, "aba")
+                 : detail::aba_fail(data, data.config_status);
   }
   data.aba_status = FactorStatus::success();
   detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // A10–A11
-  return data.qdd;
+  // The inputs are checked here, once, on the output (as rnea does, detail/outward_pass.hpp): pass 2's only
+  // branch is on D_i, which q alone forms, so a NaN or an infinity in q̇, τ or f_ext reaches q̈.
+  if (TREEDYN_CHECK_LIKELY(detail::all_finite(data.qdd)) ||
+      detail::name_non_finite_input("aba", data, q, qd, f_ext, &tau, "tau"))
+    return data.qdd;
+  return detail::aba_fail(data, data.config_status);
 }
 
 }  // namespace treedyn

@@ -21,8 +21,7 @@ const detail::Array<Transform<Scalar>, N>& forward_kinematics(const Model<Scalar
   TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   if (!detail::model_data_q_ok("forward_kinematics", model, data, q)) return data.X_world;
   if (!detail::joint_transforms(model, data, q, "forward_kinematics")) {
-    const Scalar x = detail::nan<Scalar>();
-    const Transform<Scalar> nan{Matrix3<Scalar>::Constant(x), Vector3<Scalar>::Constant(x)};
+    const Transform<Scalar> nan = detail::nan_transform<Scalar>();
     for (int i = 0; i < model.nbodies(); ++i) data.X_world[i] = data.Xup[i] = nan;
     return data.X_world;
   }

@@ -19,6 +19,7 @@
 
 #include <vector>
 
+#include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/model/data.hpp"
@@ -39,12 +40,6 @@ void frame_placements_given_world(const Model<Scalar, N>& model, Data<Scalar, N>
   const std::vector<Frame<Scalar>>& frames = model.frames();
   for (int f = 0; f < data.X_frame.size(); ++f)
     data.X_frame[f] = frame_world_placement(data, frames[static_cast<std::size_t>(f)]);
-}
-
-template <class Scalar>
-Transform<Scalar> nan_transform() noexcept {
-  const Scalar x = nan<Scalar>();
-  return Transform<Scalar>{Matrix3<Scalar>::Constant(x), Vector3<Scalar>::Constant(x)};
 }
 
 }  // namespace detail

@@ -33,11 +33,16 @@ void set_column6(Eigen::MatrixBase<Derived>& M, Eigen::Index c, const Vector6<ty
 }
 
 /// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
-/// (data.config_status set) for a zero quaternion or a q, q̇ or f_ext that is not finite.
-template <class Scalar, int N, class Dq, class Dv, class Fext>
+/// (data.config_status set) for a zero quaternion or a q, q̇ or f_ext that is not finite; with
+/// CheckQ::by_caller only a zero or non-finite quaternion stops it, and the caller checks its output instead
+/// (aba.hpp).
+template <CheckQ check = CheckQ::first, class Scalar, int N, class Dq, class Dv, class Fext>
 bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext, const char* call) noexcept {
-  if (!joint_transforms(model, data, q, call) || !velocity_inputs_finite(call, data, qd, f_ext)) return false;  // A3
+  if (!joint_transforms<check>(model, data, q, call)) return false;  // A3
+  if constexpr (check == CheckQ::first) {
+    if (!velocity_inputs_finite(call, data, qd, f_ext)) return false;
+  }
   for (int i = 0; i < model.nbodies(); ++i) {
     Motion<Scalar> vJ;
     with_joint_kind<fits_free_joint<N, Dv::SizeAtCompileTime>>(model.joint(i), [&](auto kind) {  // A3

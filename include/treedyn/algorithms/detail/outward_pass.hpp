@@ -131,16 +131,29 @@ bool joint_transforms(const Model<Scalar, N>& model, Data<Scalar, N>& data, cons
   return true;
 }
 
-/// The failure path of finite_inputs_after, out of line: names the first input that is not finite.
-template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class Out>
-TREEDYN_CHECK_COLD const Out& name_non_finite_input(const char* call, Data<Scalar, N>& data,
-                                                    const Eigen::MatrixBase<Dq>& q, const Eigen::MatrixBase<Dv>& qd,
-                                                    const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
-                                                    Out& out) noexcept {
-  if (!finite_ok(call, "q", q, data.config_status) || !velocity_inputs_finite(call, data, qd, f_ext) ||
-      (qdd != nullptr && !finite_ok(call, "qdd", *qdd, data.config_status)))
-    out.setConstant(nan<Scalar>());
-  return out;  // every input finite: an overflow of the pass itself, left as computed
+/// A transform of NaN entries: the placement a failed call writes.
+template <class Scalar>
+Transform<Scalar> nan_transform() noexcept {
+  const Scalar x = nan<Scalar>();
+  return Transform<Scalar>{Matrix3<Scalar>::Constant(x), Vector3<Scalar>::Constant(x)};
+}
+
+/// Sets an output to NaN (a failed call) and returns it.
+template <class Out>
+const Out& fill_nan(Out& out) noexcept {
+  out.setConstant(nan<typename Out::Scalar>());
+  return out;
+}
+
+/// True when q, q̇, f_ext and `last` (q̈ for rnea, τ for aba; nullptr: none) are all finite; otherwise
+/// false, with data.config_status = non_finite_input naming the first that is not, in that order (the order
+/// the checks before a pass use). Out of line: the failure path of the checks made after a pass.
+template <class Scalar, int N, class Dq, class Dv, class Da, class Fext>
+TREEDYN_CHECK_COLD bool name_non_finite_input(const char* call, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+                                              const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext,
+                                              const Eigen::MatrixBase<Da>* last, const char* last_name) noexcept {
+  return finite_ok(call, "q", q, data.config_status) && velocity_inputs_finite(call, data, qd, f_ext) &&
+         (last == nullptr || finite_ok(call, last_name, *last, data.config_status));
 }
 
 /// The finite-input check of rnea and bias, made after their pass instead of before it: the pass has no
@@ -153,15 +166,9 @@ template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class O
 const Out& finite_inputs_after(const char* call, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
                                Out& out) noexcept {
-  if (TREEDYN_CHECK_LIKELY(all_finite(out))) return out;
-  return name_non_finite_input(call, data, q, qd, qdd, f_ext, out);
-}
-
-/// Sets an output to NaN (a failed call) and returns it.
-template <class Out>
-const Out& fill_nan(Out& out) noexcept {
-  out.setConstant(nan<typename Out::Scalar>());
-  return out;
+  if (TREEDYN_CHECK_LIKELY(all_finite(out)) || name_non_finite_input(call, data, q, qd, f_ext, qdd, "qdd"))
+    return out;  // every input finite: an overflow of the pass itself is left as computed
+  return fill_nan(out);
 }
 
 /// ^i X_0 = ^i X_λ(i) · ^λ(i) X_0 (^0 X_0 = 1) into data.X_world, from data.Xup as joint_transforms left it.

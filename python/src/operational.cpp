@@ -60,14 +60,15 @@ py::array_t<S> operational_call(const char* call, ModelHandle<S>& h, const py::h
   OperationalFrames<S>& frames = fh.frames;
   if (fh.owner != &h)
     value_error(std::string(call) + ": the frames were made for another model (OperationalFrames(model))");
-  const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+  const bool given_q = !q.is_none();  // None: the joint transforms of the model's last call (compute_all_terms)
+  const VectorIn<S> qm = given_q ? vector_in<S>(call, "q", q, h.model.nq(), "model.nq") : VectorIn<S>(nullptr, 0, Eigen::InnerStride<>(1));
   const py::ssize_t m = frames.rows();
   py::array_t<S> result = output<S>(call, out, {m, m}, "frames.rows, frames.rows");
   S* dst = result.mutable_data();
   {
     py::gil_scoped_release release;
     const std::lock_guard<std::mutex> lock(h.mutex);
-    const auto& M = kernel(h.model, h.data, frames, qm);
+    const auto& M = given_q ? kernel(h.model, h.data, frames, qm) : kernel(h.model, h.data, frames);
     std::copy(M.data(), M.data() + m * m, dst);  // symmetric: column-major equals row-major
     h.last_status = frames.status;
   }
@@ -135,20 +136,22 @@ void bind_operational(py::module_& m) {
   F::bind_frames(m);
   const auto def = [&](const char* name, auto f64, auto f32, const char* text) {
     def_by_model(m, name, f64, f32, std::string(text) + "\nframes: the model's OperationalFrames (float64) or OperationalFramesF32.",
-                 py::arg("model"), py::arg("frames"), py::arg("q"), py::kw_only(), py::arg("out") = py::none());
+                 py::arg("model"), py::arg("frames"), py::arg("q") = py::none(), py::kw_only(), py::arg("out") = py::none());
   };
   def("oscm", &D::oscm, &F::oscm,
-      "oscm(model, frames, q, *, out=None) -> Lambda_inv\n\n"
+      "oscm(model, frames, q=None, *, out=None) -> Lambda_inv\n\n"
       "The operational-space compliance J H(q)^-1 J^T = Lambda^-1 (frames.rows, frames.rows), symmetric,\n"
       "J the frames' selected rows in their local axes, by Jain's O(N + n_c d + n_c^2) recursion (never forms\n"
       "H). model.last_status and frames.status: non_positive_pivot naming the BODY whose joint pivot is not\n"
-      "positive definite, or invalid_configuration; the result is then NaN.");
+      "positive definite, or invalid_configuration; the result is then NaN. q=None: at the q of the model's last\n"
+      "call that formed its joint transforms (compute_all_terms, crba, ...), which it reuses.");
   def("osim", &D::osim, &F::osim,
-      "osim(model, frames, q, *, out=None) -> Lambda\n\n"
+      "osim(model, frames, q=None, *, out=None) -> Lambda\n\n"
       "The operational-space inertia Lambda = (J H(q)^-1 J^T)^-1, Khatib's and Pinocchio's Lambda (frames.rows,\n"
       "frames.rows), symmetric: oscm, then a dense LTDL factorization. frames.status (and model.last_status): as in oscm, or non_positive_pivot\n"
       "naming the ROW of the compliance where it is singular to working precision (J without full row rank,\n"
-      "e.g. 6 rows on a body with fewer than 6 DoFs below it); the result is then NaN.");
+      "e.g. 6 rows on a body with fewer than 6 DoFs below it); the result is then NaN. q=None: as in oscm, after\n"
+      "compute_all_terms (its joint transforms are reused).");
 }
 
 }  // namespace treedyn::python

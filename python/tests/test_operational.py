@@ -69,6 +69,19 @@ def test_osim_inverts_the_compliance(robot):
     assert np.abs(as64(Li) - ref).max() <= tol
 
 
+def test_oscm_and_osim_after_compute_all_terms_reuse_its_transforms(robot):
+    model, _, q, v, _ = robot
+    frames = frames_class(model)(model)
+    frames.add(deepest_body(model))
+    with_q = treedyn.oscm(model, frames, q)
+    inertia_with_q = treedyn.osim(model, frames, q)
+    treedyn.compute_all_terms(model, q, v)
+    assert np.array_equal(treedyn.oscm(model, frames), with_q)
+    assert frames.status.ok
+    treedyn.compute_all_terms(model, q, v)
+    assert np.array_equal(treedyn.osim(model, frames), inertia_with_q, equal_nan=True)
+
+
 def test_osim_reports_a_rank_deficient_jacobian(dtype):
     """Two 6-row frames on a 7-DoF arm: 12 rows of rank <= 7, so the compliance is singular."""
     model = treedyn.robots.arm7(dtype)

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -194,6 +195,42 @@ TEMPLATE_TEST_CASE("compute_all_terms leaves what the separate calls give, to th
     solve_H(c.model, tick, qdd);
     CHECK(qdd == forward_dynamics_crba(c.model, calls, s.q, s.qd, s.qdd));
   });
+}
+
+TEMPLATE_TEST_CASE("oscm and osim after compute_all_terms, without q, equal the calls with q to the bit",
+                   "[front_door][tick][oscm]", float, double) {
+  using T = TestType;
+  for_each_robot_state<T>(30, 4310u, [](const RobotCase<T>& c, const State<T>& s) {
+    OperationalFrames<T> reused(c.model), fresh(c.model);
+    for (OperationalFrames<T>* f : {&reused, &fresh}) {
+      f->add(c.model.nbodies() - 1, Transform<T>::identity());
+      f->add(c.model.nbodies() / 2, xlt(Vector3<T>(T(0.1), T(0), T(0))), FrameRows::linear());
+    }
+    Data<T> tick(c.model), calls(c.model);
+    REQUIRE(compute_all_terms(c.model, tick, s.q, s.qd).ok());
+    const auto G = oscm(c.model, tick, reused);  // a copy, compared after the call with q
+    CHECK(reused.status.ok());
+    CHECK(G == oscm(c.model, calls, fresh, s.q));
+    const auto Lambda = osim(c.model, tick, reused);
+    const auto& Lambda_q = osim(c.model, calls, fresh, s.q);
+    CHECK(reused.status.code == fresh.status.code);  // 6 + 3 rows: singular on the robots with few DoFs
+    CHECK(((Lambda.array() == Lambda_q.array()) || (Lambda.array().isNaN() && Lambda_q.array().isNaN())).all());
+  });
+}
+
+TEST_CASE("oscm without q after a failed tick: the tick's status, Λ⁻¹ NaN", "[front_door][tick][oscm]") {
+  const RobotCase<double> c = robot_cases<double>(0).front();
+  OperationalFrames<double> frames(c.model);
+  frames.add(c.model.nbodies() - 1, Transform<double>::identity());
+  Data<double> data(c.model);
+  Eigen::VectorXd q = neutral(c.model);
+  q(0) = std::numeric_limits<double>::quiet_NaN();
+  const FactorStatus t = compute_all_terms(c.model, data, q, Eigen::VectorXd::Zero(c.model.nv()));
+  REQUIRE(t.code == Status::Code::non_finite_input);
+  CHECK(oscm(c.model, data, frames).array().isNaN().all());
+  CHECK(frames.status.code == Status::Code::non_finite_input);
+  CHECK(osim(c.model, data, frames).array().isNaN().all());
+  CHECK(frames.status.code == Status::Code::non_finite_input);
 }
 
 TEST_CASE("a massless tip: factor_H names the row, solve_H gives NaN, compute_all_terms returns the status",

@@ -10,11 +10,10 @@
 //   T6  data.H_factor = Lᵀ D L of H, data.factor_status  (factor_h.hpp; then solve_H(model, data, x))
 // Each output is the separate call's, to the bit (tested): the tick only skips recomputing the joint
 // transforms (four times) and the placements. After it, frame_jacobian reads T1–T2 (no further
-// forward_kinematics), frame_placement reads T2, solve_H reads T6. It does not form frame Jacobians (one
-// per frame would be 6 × nv each; frame_jacobian forms the one asked for) and does not feed osim or oscm:
-// their work is the articulated-body inertia pass (IA, D, U with q̇ = 0), which none of T1–T6 forms; of
-// the tick's quantities they would reuse only the joint transforms
-// (docs/dynamics.md#a-controller-tick-compute_all_terms).
+// forward_kinematics), frame_placement reads T2, solve_H reads T6, and oscm / osim called without q reuse
+// T1's joint transforms (their own work, the articulated-body inertia pass with q̇ = 0, is none of T1–T6).
+// It does not form frame Jacobians (one per frame would be 6 × nv each; frame_jacobian forms the one asked
+// for) (docs/dynamics.md#a-controller-tick-compute_all_terms).
 // Contract: q (nq) and q̇ (nv) checked (detail/check.hpp). Returns data.factor_status: a failed pivot of
 // H (the row), invalid_configuration naming the body whose quaternion is zero, or non_finite_input naming
 // "q" or "qd" and the entry that is NaN or infinite (then H, C, g and the placements are NaN and the

@@ -272,7 +272,7 @@ const MatrixN<Scalar, N>& minverse_aba(const Model<Scalar, N>& model, Data<Scala
   if (!(detail::model_data_q_ok("minverse_aba", model, data, q) &&
         detail::same_model("minverse_aba", "ws", ws.model_id, model.id())))
     return ws.Minv;
-  if (!detail::aba_inertia_outward_pass(model, data, q, "minverse_aba")) {                           // B1: X_i, IA_i = I_i
+  if (!detail::aba_inertia_outward_pass(model, data, &q, "minverse_aba")) {                           // B1: X_i, IA_i = I_i
     ws.status = data.config_status;
     return detail::fill_nan(ws.Minv);
   }

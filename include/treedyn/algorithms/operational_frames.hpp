@@ -292,11 +292,13 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_fail(OperationalFrames<S
   return frames.compliance;
 }
 
-/// The entry checks of the OSCM routes: data and frames were built for model, q has nq entries.
+/// The entry checks of the OSCM routes: data and frames were built for model, q (when given) has nq entries.
 template <class Scalar, int N, class Dq>
 bool oscm_arguments_ok(const char* function, const Model<Scalar, N>& model, const Data<Scalar, N>& data,
-                       const OperationalFrames<Scalar>& frames, const Eigen::MatrixBase<Dq>& q) noexcept {
-  return model_data_q_ok(function, model, data, q) && same_model(function, "frames", frames.model_id, model.id());
+                       const OperationalFrames<Scalar>& frames, const Eigen::MatrixBase<Dq>* q) noexcept {
+  return (q != nullptr ? model_data_q_ok(function, model, data, *q)
+                       : same_model(function, "data", data.model_id, model.id())) &&
+         same_model(function, "frames", frames.model_id, model.id());
 }
 
 }  // namespace detail

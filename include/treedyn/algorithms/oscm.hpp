@@ -245,9 +245,10 @@ void oscm_store_block(OperationalFrames<Scalar>& frames, int a, int a2, const Ma
 template <bool Faithful, class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_impl(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                              OperationalFrames<Scalar>& frames,
-                                                             const Eigen::MatrixBase<Dq>& q) noexcept {
-  if (!oscm_arguments_ok(Faithful ? "oscm_faithful" : "oscm", model, data, frames, q)) return frames.compliance;
-  if (!aba_inertia_outward_pass(model, data, q, "oscm")) return oscm_fail(frames, data.config_status);  // O1
+                                                             const Eigen::MatrixBase<Dq>* q) noexcept {
+  constexpr const char* fn = Faithful ? "oscm_faithful" : "oscm";
+  if (!oscm_arguments_ok(fn, model, data, frames, q)) return frames.compliance;
+  if (!aba_inertia_outward_pass(model, data, q, fn)) return oscm_fail(frames, data.config_status);  // O1
   for (const int i : model.inward_order())                                          // O2–O3, D_i⁻¹ kept
     if (!aba_inertia_step(model, data, i, &frames.Dinv[static_cast<std::size_t>(i)]))
       return oscm_fail(frames, FactorStatus::non_positive_joint_pivot(i, "oscm"));
@@ -320,7 +321,17 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& 
                                                         OperationalFrames<Scalar>& frames,
                                                         const Eigen::MatrixBase<Dq>& q) noexcept {
   TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
-  return detail::oscm_impl<false>(model, data, frames, q);
+  return detail::oscm_impl<false>(model, data, frames, &q);
+}
+
+/// The same Λ⁻¹ at the q of the last call that formed data.Xup (compute_all_terms, crba,
+/// forward_kinematics, …): O1 reuses those joint transforms instead of forming them again
+/// (docs/operational-space.md#after-a-controller-tick). If that call failed, frames.status is its
+/// data.config_status and Λ⁻¹ is NaN.
+template <class Scalar, int N>
+const typename OperationalFrames<Scalar>::MatrixX& oscm(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                        OperationalFrames<Scalar>& frames) noexcept {
+  return detail::oscm_impl<false>(model, data, frames, static_cast<const Eigen::MatrixBase<VectorN<Scalar, N>>*>(nullptr));
 }
 
 /// The same Λ⁻¹ by the pseudo-code as written (Ω_i on every path body); the reference for oscm.
@@ -328,7 +339,7 @@ template <class Scalar, int N, class Dq>
 const typename OperationalFrames<Scalar>::MatrixX& oscm_faithful(const Model<Scalar, N>& model, Data<Scalar, N>& data,
                                                                  OperationalFrames<Scalar>& frames,
                                                                  const Eigen::MatrixBase<Dq>& q) noexcept {
-  return detail::oscm_impl<true>(model, data, frames, q);
+  return detail::oscm_impl<true>(model, data, frames, &q);
 }
 
 }  // namespace treedyn

@@ -28,7 +28,7 @@ const typename OperationalFrames<Scalar>::MatrixX& oscm_dense(const Model<Scalar
                                                               OperationalFrames<Scalar>& frames,
                                                               const Eigen::MatrixBase<Dq>& q) noexcept {
   TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
-  if (!detail::oscm_arguments_ok("oscm_dense", model, data, frames, q)) return frames.compliance;
+  if (!detail::oscm_arguments_ok("oscm_dense", model, data, frames, &q)) return frames.compliance;
   crba(model, data, q);                                                              // R1
   if (!data.config_status) return detail::oscm_fail(frames, data.config_status);
   data.H_factor = data.H;                                                           // factored in place

@@ -24,14 +24,11 @@
 #include "treedyn/kernels/ltdl_packed.hpp"
 
 namespace treedyn {
+namespace detail {
 
-/// Λ (the operational-space inertia) for the frames; status in frames.status. Returns frames.inertia.
-template <class Scalar, int N, class Dq>
-const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                                                        OperationalFrames<Scalar>& frames,
-                                                        const Eigen::MatrixBase<Dq>& q) noexcept {
-  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
-  oscm(model, data, frames, q);                                                      // I1
+/// I2–I3 on the Λ⁻¹ that oscm left in frames (frames.status as oscm set it). Returns frames.inertia.
+template <class Scalar>
+const typename OperationalFrames<Scalar>::MatrixX& osim_from_compliance(OperationalFrames<Scalar>& frames) noexcept {
   if (frames.status) {
     const int m = frames.rows();
     frames.dense_pattern.pack(frames.compliance, frames.compliance_factor);              // I2
@@ -50,6 +47,28 @@ const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& 
   }
   ltdl_inverse_packed(frames.compliance_factor, frames.dense_pattern, frames.inertia);   // I3 (both triangles)
   return frames.inertia;
+}
+
+}  // namespace detail
+
+/// Λ (the operational-space inertia) for the frames; status in frames.status. Returns frames.inertia.
+template <class Scalar, int N, class Dq>
+const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                        OperationalFrames<Scalar>& frames,
+                                                        const Eigen::MatrixBase<Dq>& q) noexcept {
+  TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
+  oscm(model, data, frames, q);                                                      // I1
+  return detail::osim_from_compliance(frames);
+}
+
+/// The same Λ at the q of the last call that formed data.Xup (compute_all_terms, crba, forward_kinematics, …):
+/// I1 is oscm(model, data, frames), which reuses those joint transforms
+/// (docs/operational-space.md#after-a-controller-tick).
+template <class Scalar, int N>
+const typename OperationalFrames<Scalar>::MatrixX& osim(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                                        OperationalFrames<Scalar>& frames) noexcept {
+  oscm(model, data, frames);                                                         // I1
+  return detail::osim_from_compliance(frames);
 }
 
 }  // namespace treedyn

@@ -114,6 +114,10 @@ using StridedVectorMap = Eigen::Map<const Eigen::Matrix<S, Eigen::Dynamic, 1>, 0
   EXTERN template Transform<S> frame_placement(const Model<S>&, const Data<S>&, const Frame<S>&) noexcept;     \
   EXTERN template const detail::Array<Transform<S>, Dynamic>& frame_placements(const Model<S>&,               \
                                                                                Data<S>&) noexcept;             \
+  EXTERN template const typename OperationalFrames<S>::MatrixX& oscm(const Model<S>&, Data<S>&,                \
+                                                                     OperationalFrames<S>&) noexcept;          \
+  EXTERN template const typename OperationalFrames<S>::MatrixX& osim(const Model<S>&, Data<S>&,                \
+                                                                     OperationalFrames<S>&) noexcept;          \
   EXTERN template void neutral(const Model<S>&, VectorRef<S>) noexcept;                                        \
   EXTERN template void impulse_aba(const Model<S>&, Data<S>&, const std::vector<Force<S>>&,                    \
                                    Eigen::MatrixBase<Eigen::Matrix<S, Eigen::Dynamic, 1>>&) noexcept;          \

@@ -1,11 +1,10 @@
 // treedyn::detail articulated-body steps: the passes of the ABA, shared by the modified ABA, the
 // ABA-based mass-matrix inverse and the OSCM kernels, which differ only in how they combine them.
 //
-// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1 (trees, multi-DoF joints); the
-// labels A1–A11 are those of aba.hpp's pseudo-code. D_i (n_i×n_i) is factored by a small Cholesky
-// (detail/joint_pivot.hpp); the projection is formed as U·(D⁻¹Uᵀ) with D⁻¹Uᵀ computed by division,
-// never by a reciprocal, so that an axis-aligned projection cancels exactly (see docs/notation.md).
-// Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; nothing allocates.
+// Reference: Featherstone, Rigid Body Dynamics Algorithms, 2008, Table 7.1 (trees, multi-DoF joints); labels
+// A1–A11 as in aba.hpp. D_i (n_i×n_i) is factored by a small Cholesky (detail/joint_pivot.hpp); U·(D⁻¹Uᵀ) has
+// D⁻¹Uᵀ computed by division, never by a reciprocal, so an axis-aligned projection cancels exactly
+// (docs/notation.md). Paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent". noexcept; no allocation.
 #pragma once
 
 #include "treedyn/algorithms/detail/joint_block.hpp"
@@ -33,16 +32,13 @@ void set_column6(Eigen::MatrixBase<Derived>& M, Eigen::Index c, const Vector6<ty
 }
 
 /// Pass 1 (A1–A4): transforms, velocities, c_i, and IA_i = I_i, pA_i = crf(v_i) I_i v_i − f_ext,i. False
-/// (data.config_status set) for a zero quaternion or a q, q̇ or f_ext that is not finite; with
-/// CheckQ::by_caller only a zero or non-finite quaternion stops it, and the caller checks its output instead
-/// (aba.hpp).
+/// (data.config_status set) for a zero quaternion or a q, q̇ or f_ext that is not finite (CheckQ::by_caller:
+/// only for a zero or non-finite quaternion; the caller checks its output, aba.hpp).
 template <CheckQ check = CheckQ::first, class Scalar, int N, class Dq, class Dv, class Fext>
 bool aba_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                       const Eigen::MatrixBase<Dv>& qd, const Fext& f_ext, const char* call) noexcept {
   if (!joint_transforms<check>(model, data, q, call)) return false;  // A3
-  if constexpr (check == CheckQ::first) {
-    if (!velocity_inputs_finite(call, data, qd, f_ext)) return false;
-  }
+  if (check == CheckQ::first && !velocity_inputs_finite(call, data, qd, f_ext)) return false;
   for (int i = 0; i < model.nbodies(); ++i) {
     Motion<Scalar> vJ;
     with_joint_kind<fits_free_joint<N, Dv::SizeAtCompileTime>>(model.joint(i), [&](auto kind) {  // A3
@@ -214,13 +210,13 @@ ArticulatedInertia<Scalar> aba_carry_to_parent(const Model<Scalar, N>& model, Da
   return Ia;
 }
 
-/// Pass 1 of the articulated-inertia pass alone (the ABA with q̇ = 0, τ = 0: no velocity or bias terms,
-/// which minverse_aba and the OSCM kernels never read): A3's transforms and A4's IA_i = I_i. False
-/// (data.config_status set) for a zero or non-finite quaternion.
+/// Pass 1 of the articulated-inertia pass alone (the ABA with q̇ = 0, τ = 0, as minverse_aba and the OSCM
+/// kernels need): A3's transforms and A4's IA_i = I_i. False (data.config_status set) for a zero or non-finite
+/// quaternion; with q == nullptr, data.Xup as the last call left it, false if that call failed.
 template <class Scalar, int N, class Dq>
 bool aba_inertia_outward_pass(const Model<Scalar, N>& model, Data<Scalar, N>& data,
-                              const Eigen::MatrixBase<Dq>& q, const char* call) noexcept {
-  if (!joint_transforms(model, data, q, call)) return false;                     // A3
+                              const Eigen::MatrixBase<Dq>* q, const char* call) noexcept {
+  if (q != nullptr ? !joint_transforms(model, data, *q, call) : !data.config_status) return false;  // A3
   for (int i = 0; i < model.nbodies(); ++i) data.IA[i] = ArticulatedInertia<Scalar>::from(model.inertia(i));  // A4
   return true;
 }
@@ -392,8 +388,7 @@ void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data, Kin
 template <class Scalar, int N>
 const VectorN<Scalar, N>& aba_fail(Data<Scalar, N>& data, const FactorStatus& why) noexcept {
   data.aba_status = why;
-  data.qdd.setConstant(detail::nan<Scalar>());
-  return data.qdd;
+  return fill_nan(data.qdd);
 }
 
 /// Records a failed pivot at body i: status names the body, q̈ is NaN.

@@ -143,6 +143,43 @@ TEST_CASE("urdf: the report puts repairs first and merged fixed links on one lin
                     "link 'sensor1', link 'sensor2', link 'sensor3', link 'sensor4', and 29 more)");
 }
 
+TEST_CASE("urdf: a massless root given a floating base, with one revolute child, is repaired (M3)", "[urdf][massless]") {
+  const std::string path = std::string(TREEDYN_ROBOTS_DIR) + "/arm7.urdf";
+  const treedyn::Model<double> fixed = treedyn::urdf::load<double>(path).model;
+  std::vector<double> masses;  // M2's m̄ over the links with mass (link1 … link7; 'world' has none)
+  for (int i = 0; i < fixed.nbodies(); ++i) masses.push_back(fixed.inertia(i).m);
+  const double m_star = std::sqrt(std::numeric_limits<double>::epsilon()) * treedyn::urdf::detail::median_mass(masses);
+  SECTION("repair: the root 'world' gets the point mass, and the ABA runs at neutral and at random states") {
+    const auto loaded = treedyn::urdf::load<double>(path, with(InertiaPolicy::repair, true));
+    REQUIRE(loaded.report.count(Kind::massless_repaired) == 1);
+    CHECK_THAT(loaded.report.lines().at(0),
+               Contains("link 'world'") && Contains("singular at the neutral configuration") &&
+                   Contains("floating base with one revolute child"));
+    const treedyn::Model<double>& model = loaded.model;
+    REQUIRE(model.joint(0).type == treedyn::JointType::free_flyer);
+    CHECK(model.inertia(0).m == Approx(m_star).epsilon(1e-12));
+    CHECK(neutral_aba(model).allFinite());
+    treedyn::Data<double> data(model);
+    for (int k = 0; k < 5; ++k) {
+      const Eigen::VectorXd q = treedyn::random_configuration(model, 100u + static_cast<unsigned>(k));
+      const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
+      CHECK(treedyn::aba(model, data, q, zero, zero).allFinite());
+      CHECK(data.aba_status.ok());
+    }
+  }
+  SECTION("strict refuses the file naming the link; as_is reports it and keeps the singular pivot") {
+    CHECK_THROWS_WITH(treedyn::urdf::load<double>(path, with(InertiaPolicy::strict, true)),
+                      Contains("link 'world'") && Contains("singular at the neutral configuration"));
+    const auto kept = treedyn::urdf::load<double>(path, with(InertiaPolicy::as_is, true));
+    CHECK(kept.report.count(Kind::massless_kept) == 1);
+    CHECK(kept.model.inertia(0).m == 0.0);
+    CHECK(neutral_aba(kept.model).array().isNaN().all());
+  }
+  SECTION("with a fixed base the root is the world: nothing to repair") {
+    CHECK(treedyn::urdf::load<double>(path).report.count(Kind::massless_repaired) == 0);
+  }
+}
+
 TEST_CASE("urdf: treedyn::load_urdf is unambiguous beside urdfdom's ::urdf", "[urdf]") {
   using namespace treedyn;  // with it, urdf::load would be ambiguous (urdfdom declares ::urdf)
   const UrdfOptions options;
@@ -177,10 +214,7 @@ TEST_CASE("urdf: every URDF at hand loads and runs the ABA at its neutral config
           rejected_seeds += floating ? 0 : 1;
           continue;
         }
-        // a free flyer on a massless root link (arm7's and the PUMA's 'world') has a singular 6×6 pivot
-        // whenever one revolute joint hangs from it: not a link the P6 repair looks at (it has descendants
-        // with mass), so the floating variant runs only where the root link carries mass
-        if (floating && loaded.model.inertia(0).m == 0.0) continue;
+        // a free flyer on a massless root link (arm7's and the PUMA's 'world') is repaired too (M3)
         CHECK(neutral_aba(loaded.model).allFinite());
         loaded_count += floating ? 0 : 1;
       }

@@ -25,8 +25,10 @@
 //   physical checks are off) and reports what repair would have changed. Negative mass is an error
 //   under every policy.
 //   Massless links (P6, urdf/detail/massless_links.hpp): a massless link on a moving joint with nothing
-//   below it carrying inertia has a zero pivot; repair gives it √ε of the median link mass as an isotropic
-//   point mass at its origin, strict refuses the file naming the link, as_is reports it.
+//   below it carrying inertia has a zero pivot, and so has a massless link on a joint of several DoFs whose
+//   descendants do not span its motions (a floating base with one revolute child; found at the neutral
+//   configuration); repair gives it √ε of the median link mass as an isotropic point mass at its origin,
+//   strict refuses the file naming the link, as_is reports it.
 //   Mimic joints (options.mimic): independent (default) loads the joint as an ordinary joint and returns
 //   the relation in Loaded::mimics; a <mimic> naming a missing joint, or on or naming a joint without one
 //   coordinate (fixed, …), is reported and skipped; reject refuses the file. The report (LoadReport::lines)
@@ -187,41 +189,54 @@ Loaded<Scalar> assemble(const Structure& s, const ::urdf::ModelInterface& robot,
   return out;
 }
 
-/// P6: the massless links whose pivot would vanish (detail/massless_links.hpp): refused under strict,
-/// reported under as_is, given the M2 inertia under repair (the model is assembled again with it).
+/// P6: the massless links whose pivot would vanish (detail/massless_links.hpp, M1 and M3): refused under
+/// strict, reported under as_is, given the M2 inertia under repair (the model is assembled again with it,
+/// and M3 is asked again until every pivot at the neutral configuration is positive).
 template <class Scalar>
 Loaded<Scalar> treat_massless(const Structure& s, const ::urdf::ModelInterface& robot, const Options& options,
                               const std::string& source, Loaded<Scalar> out) {
-  const std::vector<int> bodies = pivotless_bodies(out.model);
-  if (bodies.empty()) return out;
-  const auto who = [&out](int b) {
-    return "link '" + out.model.name(b) + "' (joint '" + out.model.joint_name(b) + "')";
+  const std::string leaf = "massless link on a moving joint with nothing below it carrying inertia: the joint's "
+                           "pivot is zero and the forward dynamics are undefined";
+  const std::string spans = "massless link whose joint's pivot is singular at the neutral configuration (what its "
+                            "moving descendants pass up does not span the joint's motions, as for a floating base "
+                            "with one revolute child): the forward dynamics are undefined";
+  std::vector<std::string> links, whos, whys;  // the links found, as reported
+  const auto found = [&](int b, const std::string& why) {
+    links.push_back(out.model.name(b));
+    whos.push_back("link '" + out.model.name(b) + "' (joint '" + out.model.joint_name(b) + "')");
+    whys.push_back(why);
   };
-  const std::string why = "massless link on a moving joint with nothing below it carrying inertia: the joint's pivot "
-                          "is zero and the forward dynamics are undefined";
+  for (const int b : pivotless_bodies(out.model)) found(b, leaf);                    // M1
+  if (links.empty())
+    if (const int b = massless_body_without_pivot_at_neutral(out.model); b >= 0) found(b, spans);  // M3
+  if (links.empty()) return out;
   if (options.inertia == InertiaPolicy::strict)
-    fail(source, who(bodies.front()) + ": " + why + " (" + std::to_string(bodies.size()) +
+    fail(source, whos.front() + ": " + whys.front() + " (" + std::to_string(links.size()) +
                      " such link(s); give each an <inertial>, or load with InertiaPolicy::repair)");
-  std::map<std::string, RigidInertia<Scalar>> added;
-  std::ostringstream given;
   std::vector<Scalar> masses;
   for (const std::string& name : s.links)
     if (const ::urdf::LinkConstSharedPtr link = robot.getLink(name)) masses.push_back(link_inertial<Scalar>(*link, source).mass);
   const RigidInertia<Scalar> I = massless_repair_inertia(median_mass(masses), typical_gyration_squared<Scalar>(s, robot, source));
   const bool repaired = options.inertia == InertiaPolicy::repair && I.matrix().allFinite();  // not for absurd scales
+  std::ostringstream given;
   if (repaired) {
-    for (const int b : bodies) added[out.model.name(b)] = I;
     given.precision(3);
     given << "; given a point mass of " << static_cast<double>(I.m) << " kg at its origin with rotational inertia "
           << static_cast<double>(I.I.matrix()(0, 0)) << " kg m^2 about every axis (sqrt(eps) of the median link mass)";
-    Loaded<Scalar> again = assemble<Scalar>(s, robot, options, source, added);
-    std::swap(out, again);
+    std::map<std::string, RigidInertia<Scalar>> added;
+    while (added.size() < links.size()) {
+      for (const std::string& link : links) added[link] = I;
+      Loaded<Scalar> again = assemble<Scalar>(s, robot, options, source, added);
+      std::swap(out, again);
+      const int b = massless_body_without_pivot_at_neutral(out.model);              // M3 again
+      if (b >= 0 && added.count(out.model.name(b)) == 0) found(b, spans);
+    }
   }
   const std::string kept = options.inertia == InertiaPolicy::as_is ? "; loaded as is (InertiaPolicy::as_is)"
                                                                    : "; loaded as is (the repair inertia overflows)";
-  for (const int b : bodies) {
-    Diagnostic d{repaired ? Diagnostic::Kind::massless_repaired : Diagnostic::Kind::massless_kept, who(b),
-                 why + (repaired ? given.str() : kept), InertiaFault::none,
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    Diagnostic d{repaired ? Diagnostic::Kind::massless_repaired : Diagnostic::Kind::massless_kept, whos[k],
+                 whys[k] + (repaired ? given.str() : kept), InertiaFault::none,
                  repaired ? std::numeric_limits<double>::infinity() : 0.0};
     out.report.diagnostics.push_back(std::move(d));
   }

@@ -21,6 +21,12 @@
 //     moves by at most m* (ρ² + d_j d_k), d the distance from joint j's axis to the link origin (1 for a
 //     prismatic joint), that is √ε of a typical link's share of H (1.5e-8 in double, 3.5e-4 in float),
 //     and the repaired joint's own diagonal entry becomes m* ρ² (revolute) instead of 0.
+// M3  a massless body on a joint of several DoFs can lose its pivot although its descendants carry mass:
+//     each passes up Iᴬ projected across its own joint, of rank 6 − n_child, so a massless free-flyer root
+//     whose only child hangs on one revolute joint (an arm's base link given a floating base) has a 6×6
+//     pivot of rank 5 at every configuration. Found numerically: the articulated-inertia pass of the ABA
+//     (algorithms/detail/articulated_body.hpp) at the neutral configuration, with the M1 bodies already
+//     repaired; the first massless body whose pivot fails there gets the M2 inertia, and the test repeats.
 #pragma once
 
 #include <algorithm>
@@ -32,6 +38,9 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "treedyn/algorithms/detail/articulated_body.hpp"
+#include "treedyn/model/configuration.hpp"
+#include "treedyn/model/data.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 
@@ -68,6 +77,22 @@ std::vector<int> pivotless_bodies(const Model<Scalar>& model) {
   }
   std::reverse(out.begin(), out.end());
   return out;
+}
+
+/// M3: the first massless moving body (inward order) whose ABA pivot fails at the neutral configuration, or
+/// −1 when every pivot there is positive or the first that fails belongs to a body with mass (not a missing
+/// inertia: left to the dynamics calls' status).
+template <class Scalar>
+int massless_body_without_pivot_at_neutral(const Model<Scalar>& model) {
+  Data<Scalar> data(model);
+  const Eigen::Matrix<Scalar, Eigen::Dynamic, 1> q = neutral(model);
+  if (!treedyn::detail::aba_inertia_outward_pass(model, data, &q, "urdf::load")) return -1;
+  for (const int i : model.inward_order()) {
+    if (treedyn::detail::aba_inertia_step(model, data, i)) continue;
+    const RigidInertia<Scalar>& I = model.inertia(i);
+    return (I.m == Scalar(0) && model.joint(i).nv() > 0) ? i : -1;
+  }
+  return -1;
 }
 
 /// M2: m̄, the median mass of the links with mass (1 when there is none).

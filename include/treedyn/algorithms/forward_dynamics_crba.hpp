@@ -3,7 +3,7 @@
 // Reference: Featherstone (2005) §6 (the "O(n³)" route: CRBA + LTDL + back-substitution; docs/references.md).
 //   F1  H = crba(q)                     (crba.hpp; packed ancestor rows of model.h_pattern())
 //   F2  C = bias(q, q̇[, f_ext])          (rnea.hpp)
-//   F3  H = Lᵀ D L on a copy of packed H (kernels/ltdl_packed.hpp; model.h_pattern())
+//   F3  H = Lᵀ D L on a copy of packed H (factor_H: kernels/ltdl_packed.hpp on model.h_pattern())
 //   F4  q̈ = L⁻¹ D⁻¹ L⁻ᵀ (τ − C)         (ltdl_solve_packed)
 // Contract: q (nq), q̇, τ (nv), f_ext (nbodies), checked (detail/check.hpp); a zero or non-finite
 // quaternion gives data.factor_status = invalid_configuration naming the body and q̈ = NaN; a NaN or an
@@ -14,9 +14,8 @@
 // Cost: CRBA + RNEA + n divisions + D2 (factor) + 2·D1 (solve). noexcept; never allocates.
 #pragma once
 
-#include <limits>
-
 #include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/detail/scalar.hpp"
 #include "treedyn/kernels/ltdl_packed.hpp"
@@ -42,12 +41,7 @@ const VectorN<Scalar, N>& forward_dynamics_crba(const Model<Scalar, N>& model, D
   }
   detail::rnea_given_transforms(model, data, qd, static_cast<const Eigen::MatrixBase<Dv>*>(nullptr), f_ext,
                                 data.C);                                            // F2
-  data.H_factor = data.H;                                                           // factored in place
-  data.factor_status = ltdl_packed(data.H_factor, model.h_pattern());               // F3
-  if (!data.factor_status) {
-    data.qdd.setConstant(detail::nan<Scalar>());
-    return data.qdd;
-  }
+  if (!factor_H(model, data)) return detail::fill_nan(data.qdd);                   // F3 (factor_h.hpp)
   data.qdd = tau - data.C;
   ltdl_solve_packed(data.H_factor, model.h_pattern(), data.qdd);                    // F4
   return data.qdd;

@@ -133,7 +133,7 @@ TEMPLATE_TEST_CASE("impulse_aba equals the dense solve H^-1 J^T p", "[contact][i
   CHECK((dqd - reference).norm() <= T(1e3) * eps<T>() * (T(1) + reference.norm()));
 }
 
-TEMPLATE_TEST_CASE("OperationalFrames::retarget gives oscm the Lambda of the same frames added one by one",
+TEMPLATE_TEST_CASE("OperationalFrames::retarget gives oscm the compliance of the same frames added one by one",
                    "[contact][oscm]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   ModelBuilder<T> b;  // a branched tree: root, two arms, a spherical wrist on one

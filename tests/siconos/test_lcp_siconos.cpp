@@ -79,7 +79,7 @@ double complementarity(const MatrixXd& M, const VectorXd& q, const VectorXd& z) 
   return (M * z + q).cwiseMin(z).cwiseAbs().maxCoeff();
 }
 
-/// The Stewart–Trinkle LCP of eqs. 12–16 (Jain (n.d.)) written out from G = Q_u Λ Q_uᵀ, the contact-free
+/// The Stewart–Trinkle LCP of eqs. 12–16 (Jain (n.d.)) written out from G = Q_u Λ⁻¹ Q_uᵀ (Λ⁻¹ the compliance), the contact-free
 /// relative velocities v and the contacts, without contact_lcp's code: rows β_i then σ_i, contact by contact
 /// in the order of contact_lcp's unknowns (β_1 … β_n, σ_1 … σ_n).
 void stewart_trinkle(const std::vector<Contact<double>>& contacts, const MatrixXd& G, const VectorXd& v, MatrixXd& M,
@@ -144,7 +144,7 @@ TEST_CASE("contact_lcp's solution solves the Stewart-Trinkle LCP that Siconos al
   int with_impulse = 0, siconos_solved = 0;
   for (int nu = 1; nu <= 6; ++nu) {
     for (const int nf : {4, 8}) {
-      // Contacts with random normals, friction and tangents; G = Q_u Λ Q_uᵀ positive semi-definite, of rank
+      // Contacts with random normals, friction and tangents; G = Q_u Λ⁻¹ Q_uᵀ positive semi-definite, of rank
       // below 3n_u from three contacts on (as for a body resting on more than three points).
       std::vector<Contact<double>> contacts(static_cast<std::size_t>(nu));
       for (Contact<double>& c : contacts) {

@@ -5,7 +5,7 @@
 //
 // Metrics (A the reference, Â the computed value, D = diag(√H_ii) from the reference H):
 //   scaled       max_ij |Â_ij − A_ij| / √(A_ii A_jj): the entrywise error of a symmetric matrix against its
-//                own diagonal (H, H⁻¹, the OSCM Λ and its inverse). Cancellation that the large entries of a
+//                own diagonal (H, H⁻¹, the OSCM compliance Λ⁻¹ and its inverse Λ). Cancellation that the large entries of a
 //                mass matrix hide in a max-norm relative check shows here.
 //   energy       ‖q̈̂ − q̈‖_H / ‖q̈‖_H, the relative error of an acceleration in the kinetic-energy norm.
 //   backward     ‖H q̈̂ − r‖ / (‖H‖ ‖q̈̂‖ + ‖r‖), r = τ − C (2-norms, H and r in 50 digits), and its diagonally

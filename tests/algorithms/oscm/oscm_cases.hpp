@@ -66,7 +66,7 @@ Eigen::MatrixX<T> dense_lambda(const Model<T>& model, Data<T>& data, const Eigen
   return J * H.ldlt().solve(J.transpose());
 }
 
-/// c·n·ε·κ(H)·‖Λ‖ (c = 8): the rounding a route to Λ can produce (every route solves with H once).
+/// c·n·ε·κ(H)·‖Λ⁻¹‖ (c = 8): the rounding a route to Λ⁻¹ can produce (every route solves with H once).
 template <class T>
 double lambda_tolerance(int n, double kappa, double scale) {
   return 8.0 * (n + 1) * eps<T>() * kappa * scale;

@@ -21,7 +21,7 @@
 using namespace treedyn;
 using namespace treedyn::test;
 
-TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric PSD", "[oscm]", TREEDYN_TEST_SCALARS) {
+TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ⁻¹ is symmetric PSD", "[oscm]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   int index = 0;
   for (const RobotCase<T>& c : robot_cases<T>(30)) {
@@ -33,9 +33,9 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
     OperationalFrames<T> frames = random_frames(model, nc, 6200u + static_cast<unsigned>(index));
     ++index;
     INFO(c.name << ", " << nc << " frames, " << frames.rows() << " rows");
-    const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
-    const Eigen::MatrixX<T> Lambda_faithful = oscm_faithful(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance_faithful = oscm_faithful(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     // O6 reads Ω_w column by column as its rows (Ω_wᵀ for Ω_w): every Ω formed must be exactly symmetric
     for (int i = 0; i < model.nbodies(); ++i)
@@ -44,23 +44,23 @@ TEMPLATE_TEST_CASE("oscm equals oscm_dense and J·H⁻¹·Jᵀ; Λ is symmetric 
         INFO("Ω of body " << i);
         CHECK(Omega == Omega.transpose());
       }
-    const Eigen::MatrixX<T> Lambda_dense = oscm_dense(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance_dense = oscm_dense(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
     const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double scale = static_cast<double>(reference.norm()) + static_cast<double>(eps<T>());
     const double tol = lambda_tolerance<T>(n, kappa, scale);
-    INFO("κ(H) = " << kappa << ", ‖Λ‖ = " << scale);
-    CHECK(static_cast<double>((Lambda - reference).norm()) <= tol);
-    CHECK(static_cast<double>((Lambda_dense - reference).norm()) <= tol);
-    CHECK(static_cast<double>((Lambda - Lambda_dense).norm()) <= tol);
-    CHECK(static_cast<double>((Lambda_faithful - reference).norm()) <= tol);
-    CHECK(static_cast<double>((Lambda - Lambda_faithful).norm()) <= tol);
-    CHECK(Lambda == Lambda.transpose());  // both triangles written from one value
-    CHECK(Lambda_faithful == Lambda_faithful.transpose());
-    CHECK(Lambda_dense == Lambda_dense.transpose());
+    INFO("κ(H) = " << kappa << ", ‖Λ⁻¹‖ = " << scale);
+    CHECK(static_cast<double>((compliance - reference).norm()) <= tol);
+    CHECK(static_cast<double>((compliance_dense - reference).norm()) <= tol);
+    CHECK(static_cast<double>((compliance - compliance_dense).norm()) <= tol);
+    CHECK(static_cast<double>((compliance_faithful - reference).norm()) <= tol);
+    CHECK(static_cast<double>((compliance - compliance_faithful).norm()) <= tol);
+    CHECK(compliance == compliance.transpose());  // both triangles written from one value
+    CHECK(compliance_faithful == compliance_faithful.transpose());
+    CHECK(compliance_dense == compliance_dense.transpose());
     const Eigen::VectorXd ev =
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Lambda.template cast<double>(), Eigen::EigenvaluesOnly).eigenvalues();
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(compliance.template cast<double>(), Eigen::EigenvaluesOnly).eigenvalues();
     CHECK(ev.minCoeff() >= -tol);
   }
 }
@@ -79,12 +79,12 @@ TEMPLATE_TEST_CASE("oscm on multi-DoF random trees and chains (spherical, planar
     const State<T> s = random_state(model, 6300u + static_cast<unsigned>(k));
     OperationalFrames<T> frames = random_frames(model, 1 + k % 8, 6400u + static_cast<unsigned>(k));
     INFO("case " << k << ": " << model.nbodies() << " bodies, " << frames.size() << " frames");
-    const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
     const double kappa = spd_condition(crba_dense(model, data, s.q));
     const double tol = lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm()));
-    CHECK(static_cast<double>((Lambda - reference).norm()) <= tol);
+    CHECK(static_cast<double>((compliance - reference).norm()) <= tol);
     CHECK(static_cast<double>((oscm_dense(model, data, frames, s.q) - reference).norm()) <= tol);
     CHECK(static_cast<double>((oscm_faithful(model, data, frames, s.q) - reference).norm()) <= tol);
   }

@@ -20,7 +20,7 @@
 using namespace treedyn;
 using namespace treedyn::test;
 
-TEMPLATE_TEST_CASE("oscm: frame forces through ABA with f_ext give frame accelerations Λ·F (§5.1 check b)", "[oscm]",
+TEMPLATE_TEST_CASE("oscm: frame forces through ABA with f_ext give frame accelerations Λ⁻¹·F (§5.1 check b)", "[oscm]",
                    TREEDYN_TEST_SCALARS) {
   using T = TestType;
   int index = 0;
@@ -73,7 +73,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
     const int half = model.nbodies() / 2;
     for (int k = 0; k < 6; ++k)
       frames.add((k % 2) * half + rng.below(half), random_placement<T>(rng), mixed_rows(k, rng));
-    const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     // A free joint's subtree moves independently of the rest (its projected inertia is 0 and P = 0), so
     // a frame inside it and one outside decouple exactly as well (the tree has free joints below others).
@@ -89,7 +89,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
     };
     for (int a = 0; a < frames.size(); ++a)
       for (int b = 0; b < frames.size(); ++b) {
-        const auto block = Lambda.block(frames.row_offset(a), frames.row_offset(b), frames.row_count(a), frames.row_count(b));
+        const auto block = compliance.block(frames.row_offset(a), frames.row_offset(b), frames.row_count(a), frames.row_count(b));
         INFO("frames " << a << ", " << b);
         if (a % 2 != b % 2 || split_by_free_joint(frames.body(a), frames.body(b)))
           CHECK((block.array() == T(0)).all());  // exactly zero, not merely small
@@ -97,7 +97,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
       }
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
     const double kappa = spd_condition(crba_dense(model, data, s.q));
-    CHECK(static_cast<double>((Lambda - reference).norm()) <=
+    CHECK(static_cast<double>((compliance - reference).norm()) <=
           lambda_tolerance<T>(model.nv(), kappa, static_cast<double>(reference.norm())));
   }
   {  // floating base: the humanoid's feet and hands couple only through the torso (body 0)
@@ -105,7 +105,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
     Data<T> data(model);
     const State<T> s = random_state(model, 6900);
     OperationalFrames<T> frames = humanoid_end_frames(model);
-    const Eigen::MatrixX<T> Lambda = oscm(model, data, frames, s.q);
+    const Eigen::MatrixX<T> compliance = oscm(model, data, frames, s.q);
     REQUIRE(frames.status.ok());
     const Eigen::MatrixX<T> reference = dense_lambda(model, data, s.q, frames);
     const double kappa = spd_condition(crba_dense(model, data, s.q));
@@ -118,7 +118,7 @@ TEMPLATE_TEST_CASE("oscm: two subtrees of a fixed base decouple exactly; a float
         const Matrix6<T>& Ka = frames.K[static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(a)] + 6)];
         const Matrix6<T>& Kb = frames.K[static_cast<std::size_t>(frames.K_offset[static_cast<std::size_t>(b)] + 6)];
         const Matrix6<T> root_only = Ka.transpose() * frames.Omega[0] * Kb;
-        const Eigen::MatrixX<T> block = Lambda.block(6 * a, 6 * b, 6, 6);
+        const Eigen::MatrixX<T> block = compliance.block(6 * a, 6 * b, 6, 6);
         CHECK(static_cast<double>(block.norm()) > 1e-5 * static_cast<double>(reference.norm()));  // clearly nonzero
         CHECK(static_cast<double>((block - root_only).norm()) <= tol);
         CHECK(static_cast<double>((block - reference.block(6 * a, 6 * b, 6, 6)).norm()) <= tol);
@@ -153,36 +153,36 @@ TEMPLATE_TEST_CASE("osim: Λ⁻¹ · Λ = I when J has full row rank", "[oscm][o
     INFO(c.name);
     Data<T> data(c.model);
     const State<T> s = random_state(c.model, 7000u + static_cast<unsigned>(index++));
-    const Eigen::MatrixX<T> Lambda_inv = osim(c.model, data, c.frames, s.q);
+    const Eigen::MatrixX<T> inertia = osim(c.model, data, c.frames, s.q);
     REQUIRE(c.frames.status.ok());
-    const Eigen::MatrixX<T>& Lambda = c.frames.compliance;
-    const double kappa = spd_condition(Lambda);
+    const Eigen::MatrixX<T>& compliance = c.frames.compliance;
+    const double kappa = spd_condition(compliance);
     const int m = c.frames.rows();
-    INFO("κ(Λ) = " << kappa);
+    INFO("κ(Λ⁻¹) = " << kappa);
     const Eigen::MatrixX<T> I = Eigen::MatrixX<T>::Identity(m, m);
-    CHECK(static_cast<double>((Lambda_inv * Lambda - I).norm()) <= 8.0 * (m + 1) * eps<T>() * kappa);
-    CHECK(Lambda_inv == Lambda_inv.transpose());
+    CHECK(static_cast<double>((inertia * compliance - I).norm()) <= 8.0 * (m + 1) * eps<T>() * kappa);
+    CHECK(inertia == inertia.transpose());
   }
 }
 
-TEMPLATE_TEST_CASE("oscm and osim report failures: singular Λ and a non-positive joint pivot", "[oscm][osim]",
+TEMPLATE_TEST_CASE("oscm and osim report failures: singular Λ⁻¹ and a non-positive joint pivot", "[oscm][osim]",
                    TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const Model<T> arm = robots::arm7<T>();
   Data<T> data(arm);
   const State<T> s = random_state(arm, 7100);
-  {  // 6 rows on body 1: only 2 DoFs below it, so J has rank 2 and Λ (6×6) is singular
+  {  // 6 rows on body 1: only 2 DoFs below it, so J has rank 2 and Λ⁻¹ (6×6) is singular
     OperationalFrames<T> frames(arm);
     frames.add(1, xlt(Vector3<T>(T(0.1), T(0.05), T(0))));
-    const Eigen::MatrixX<T> Lambda_inv = osim(arm, data, frames, s.q);
-    CHECK(oscm(arm, data, frames, s.q).allFinite());  // oscm itself succeeds: Λ exists, it is singular
+    const Eigen::MatrixX<T> inertia = osim(arm, data, frames, s.q);
+    CHECK(oscm(arm, data, frames, s.q).allFinite());  // oscm itself succeeds: Λ⁻¹ exists, it is singular
     CHECK(frames.status.ok());
     CHECK_FALSE(osim(arm, data, frames, s.q).allFinite());
     CHECK_FALSE(frames.status.ok());
-    CHECK_FALSE(frames.status.names_body());  // a row of Λ, not a joint pivot
+    CHECK_FALSE(frames.status.names_body());  // a row of Λ⁻¹, not a joint pivot
     CHECK(frames.status.row >= 0);
     CHECK(frames.status.row < 6);
-    CHECK(Lambda_inv.array().isNaN().all());
+    CHECK(inertia.array().isNaN().all());
   }
   {  // a NaN joint angle at body k is reported as the input it is (it used to surface as the NaN pivot
      // of k's parent): non_finite_input naming q and the coordinate, before any pivot is formed
@@ -191,12 +191,12 @@ TEMPLATE_TEST_CASE("oscm and osim report failures: singular Λ and a non-positiv
     Eigen::VectorX<T> q = s.q;
     const int k = 4;
     q(arm.q_offset(k)) = std::numeric_limits<T>::quiet_NaN();
-    const Eigen::MatrixX<T> Lambda = oscm(arm, data, frames, q);
+    const Eigen::MatrixX<T> compliance = oscm(arm, data, frames, q);
     CHECK(frames.status.code == Status::Code::non_finite_input);
     CHECK_FALSE(frames.status.names_body());
     CHECK(frames.status.row == arm.q_offset(k));
     CHECK(std::string(frames.status.argument) == "q");
-    CHECK(Lambda.array().isNaN().all());
+    CHECK(compliance.array().isNaN().all());
     CHECK(osim(arm, data, frames, q).array().isNaN().all());
     CHECK(frames.status.code == Status::Code::non_finite_input);
     CHECK(frames.status.row == arm.q_offset(k));

@@ -4,8 +4,11 @@
 #include <utility>
 
 #include "peer.hpp"
+#include "peer_extra.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
+#include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
+#include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/urdf/build_model.hpp"
 
 namespace treedyn::peers {
@@ -61,6 +64,55 @@ class TreedynPeer final : public Peer<S> {
   VecX<S> q_, v_, a_, tau_;
 };
 
+// The extra kernels (peer_extra.hpp): factor_H / solve_H on a Data of their own (crba and factor_H run once in
+// set_state, so no other kernel's call can disturb the factor time_solve uses), and modified_aba.
+template <class S>
+class TreedynExtra final : public ExtraPeer<S> {
+ public:
+  explicit TreedynExtra(Model<S> model) : model_(std::move(model)), data_(model_), factored_(model_) {}
+
+  std::string library() const override { return "treedyn"; }
+
+  void set_state(const VecX<S>& q, const VecX<S>& v, const VecX<S>& tau, const VecX<S>& b) override {
+    q_ = q;
+    v_ = v;
+    tau_ = tau;
+    b_ = b;
+    x_ = b;
+    crba(model_, factored_, q_);
+    if (!factor_H(model_, factored_).ok()) throw std::runtime_error("treedyn peer: factor_H failed");
+  }
+
+  VecX<S> check_solve() override {
+    x_ = b_;
+    if (!solve_H(model_, factored_, x_).ok()) throw std::runtime_error("treedyn peer: solve_H failed");
+    return x_;
+  }
+  VecX<S> check_modified_aba() override {
+    const VecX<S> qdd = modified_aba(model_, data_, q_, v_, tau_);
+    if (!data_.aba_status.ok()) throw std::runtime_error("treedyn peer: modified_aba failed");
+    return qdd;
+  }
+
+  void time_factor() override {
+    factor_H(model_, factored_);
+    escape(&factored_);
+  }
+  void time_solve() override {
+    x_ = b_;
+    solve_H(model_, factored_, x_);
+    escape(x_.data());
+  }
+  void time_modified_aba() override { escape(modified_aba(model_, data_, q_, v_, tau_).data()); }
+
+ private:
+  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
+
+  Model<S> model_;
+  Data<S> data_, factored_;
+  VecX<S> q_, v_, tau_, b_, x_;
+};
+
 }  // namespace
 
 std::vector<JointSlot> treedyn_layout(const Robot& robot) {
@@ -77,6 +129,14 @@ std::unique_ptr<Peer<double>> make_treedyn_double(const Robot& robot) {
 
 std::unique_ptr<Peer<float>> make_treedyn_float(const Robot& robot) {
   return std::make_unique<TreedynPeer<float>>(load_double(robot).cast<float>());
+}
+
+std::unique_ptr<ExtraPeer<double>> make_treedyn_extra_double(const Robot& robot) {
+  return std::make_unique<TreedynExtra<double>>(load_double(robot));
+}
+
+std::unique_ptr<ExtraPeer<float>> make_treedyn_extra_float(const Robot& robot) {
+  return std::make_unique<TreedynExtra<float>>(load_double(robot).cast<float>());
 }
 
 }  // namespace treedyn::peers

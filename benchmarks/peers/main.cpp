@@ -6,13 +6,13 @@
 //      v = τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)); each peer converts it to its own (peer.hpp,
 //      pinocchio_peer.hpp).
 //   2. Agreement, before anything is timed: τ (RNEA), C (bias), H (CRBA), q̈ (ABA), H⁻¹, x = H⁻¹ b (the sparse
-//      factor and solve, b = LinSpaced(1, 2)) and q̈ of treedyn's modified ABA (against treedyn's ABA) of every
+//      factor and solve, b = LinSpaced(1, 2)), Λ⁻¹ = J H⁻¹ Jᵀ (OSCM: a 6-row frame at each tip body) and q̈ of treedyn's modified ABA (against treedyn's ABA) of every
 //      library and scalar against treedyn in double, as max|X − X_ref| / max|X_ref|. Double must agree within
 //      1e-10, float within the bounds below; otherwise the program says which and exits 1 without timing.
 //      The figures go to stderr and into the benchmark context ("check/<robot>/<quantity>/<library-scalar>").
 //   3. Timings named Kernel/model/library-scalar (RNEA, Bias, CRBA, ABA, Minverse: treedyn's minverse_aba
 //      against Pinocchio's computeMinverse; Factor and Solve: the sparse factor of H and one solve with it;
-//      ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers), registered kernel by kernel so each library's runs of one
+//      OSCM: treedyn's oscm against Pinocchio's computeDelassusMatrix; ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers), registered kernel by kernel so each library's runs of one
 //      kernel and robot are adjacent (run.sh adds --benchmark_enable_random_interleaving), with the canary
 //      Canary/llt30/eigen-double: Eigen's dense LLT of a fixed 30×30 SPD matrix, the same work in every run,
 //      whose spread across repetitions says how steady the machine was.
@@ -96,14 +96,16 @@ struct Outputs {
   VecX<double> tau, C, qdd;
   MatX<double> H, Minv;
   VecX<double> x, qdd_mod;  // from the library's ExtraPeer, if any (empty: no such kernel)
+  MatX<double> oscm;
 };
 
 template <class S>
 Outputs outputs(Peer<S>& p, ExtraPeer<S>* e) {
   Outputs o{p.check_rnea().template cast<double>(), p.check_bias().template cast<double>(),
             p.check_aba().template cast<double>(), p.check_crba().template cast<double>(),
-            p.check_minverse().template cast<double>(), {}, {}};
+            p.check_minverse().template cast<double>(), {}, {}, {}};
   if (e) {
+    o.oscm = e->check_oscm().template cast<double>();
     o.x = e->check_solve().template cast<double>();
     o.qdd_mod = e->check_modified_aba().template cast<double>();
   }
@@ -132,6 +134,7 @@ struct Entry {
   bool minverse = true;  // false: the library has no full H⁻¹ routine (check_minverse returned nothing)
   bool solve = false;    // the library has a sparse factor and solve (check_solve returned x)
   bool modified = false; // the library has a modified ABA
+  bool oscm = false;     // the library has an OSCM route
 };
 std::vector<Entry> entries;
 
@@ -148,10 +151,10 @@ const Kernel<S> kernels[5] = {{"RNEA", &Peer<S>::time_rnea},
                              {"Minverse", &Peer<S>::time_minverse}};
 
 template <class S>
-const Kernel<S> extra_kernels[3] = {{"Factor", nullptr}, {"Solve", nullptr}, {"ModifiedABA", nullptr}};
+const Kernel<S> extra_kernels[4] = {{"Factor", nullptr}, {"Solve", nullptr}, {"OSCM", nullptr}, {"ModifiedABA", nullptr}};
 template <class S>
-void (ExtraPeer<S>::*const extra_calls[3])() = {&ExtraPeer<S>::time_factor, &ExtraPeer<S>::time_solve,
-                                                 &ExtraPeer<S>::time_modified_aba};
+void (ExtraPeer<S>::*const extra_calls[4])() = {&ExtraPeer<S>::time_factor, &ExtraPeer<S>::time_solve,
+                                                 &ExtraPeer<S>::time_oscm, &ExtraPeer<S>::time_modified_aba};
 
 // Timed loop: one virtual call of the library's kernel per iteration, the same for every library.
 template <class P>
@@ -199,6 +202,11 @@ bool check_robot(const Robot& robot) {
   const VecX<double> tau = VecX<double>::LinSpaced(model.nv(), -1, 1);
   for (auto& p : d) p->set_state(q, v, a, tau);
   const VecX<double> b = VecX<double>::LinSpaced(model.nv(), 1, 2);
+  const std::vector<std::string> tips = tip_joints(robot);
+  for (auto& e : ed)
+    if (e) e->set_frames(tips);
+  for (auto& e : ef)
+    if (e) e->set_frames(tips);
   for (auto& p : f) p->set_state(q.cast<float>(), v.cast<float>(), a.cast<float>(), tau.cast<float>());
   for (auto& e : ed)
     if (e) e->set_state(q, v, tau, b);
@@ -212,11 +220,12 @@ bool check_robot(const Robot& robot) {
     const std::pair<const char*, double> diffs[] = {{"tau", relative(o.tau, ref.tau)}, {"C", relative(o.C, ref.C)},
                                                     {"H", relative(o.H, ref.H)},       {"qdd", relative(o.qdd, ref.qdd)},
                                                     {"Minv", relative(o.Minv, ref.Minv)}, {"x", relative(o.x, ref.x)},
+                                                    {"OSCM", relative(o.oscm, ref.oscm)},
                                                     {"qdd_mod", relative(o.qdd_mod, ref.qdd_mod)}};
     std::fprintf(stderr, "check %-20s %-16s", robot.name.c_str(), tag.c_str());
     for (const auto& [name, diff] : diffs) {
       const std::string n = name;
-      if ((n == "Minv" && o.Minv.size() == 0) || (n == "x" && o.x.size() == 0) ||
+      if ((n == "Minv" && o.Minv.size() == 0) || (n == "x" && o.x.size() == 0) || (n == "OSCM" && o.oscm.size() == 0) ||
           (n == "qdd_mod" && o.qdd_mod.size() == 0)) {  // the library has no such routine
         std::fprintf(stderr, "  %s none", name);
         continue;
@@ -230,7 +239,7 @@ bool check_robot(const Robot& robot) {
     }
     std::fprintf(stderr, "   (bound %.0e)\n", bound);
   };
-  report("treedyn-double", Outputs{ref.tau, ref.C, ref.qdd, ref.H, ref.Minv, {}, ed[0]->check_modified_aba()},
+  report("treedyn-double", Outputs{ref.tau, ref.C, ref.qdd, ref.H, ref.Minv, {}, ed[0]->check_modified_aba(), {}},
          double_bound);  // treedyn's modified ABA against its ABA (its other rows are the reference)
   for (std::size_t i = 1; i < d.size(); ++i)
     report(d[i]->library() + "-double", outputs(*d[i], ed[i].get()), double_bound);
@@ -241,6 +250,7 @@ bool check_robot(const Robot& robot) {
             d[i]->check_minverse().size() > 0};
     e.solve = ed[i] && ed[i]->check_solve().size() > 0;
     e.modified = ed[i] && ed[i]->check_modified_aba().size() > 0;
+    e.oscm = ed[i] && ed[i]->check_oscm().size() > 0;
     entries.push_back(e);
     peers_double.push_back(std::move(d[i]));
     extras_double.push_back(std::move(ed[i]));
@@ -250,6 +260,7 @@ bool check_robot(const Robot& robot) {
             f[i]->check_minverse().size() > 0};
     e.solve = ef[i] && ef[i]->check_solve().size() > 0;
     e.modified = ef[i] && ef[i]->check_modified_aba().size() > 0;
+    e.oscm = ef[i] && ef[i]->check_oscm().size() > 0;
     entries.push_back(e);
     peers_float.push_back(std::move(f[i]));
     extras_float.push_back(std::move(ef[i]));
@@ -295,9 +306,9 @@ int main(int argc, char** argv) {
       if (e.d) add(name, e.d, kernels<double>[k].call);
       if (e.f) add(name, e.f, kernels<float>[k].call);
     }
-  for (int k = 0; k < 3; ++k)
+  for (int k = 0; k < 4; ++k)
     for (const Entry& e : entries) {
-      if (!(k < 2 ? e.solve : e.modified)) continue;
+      if (!(k < 2 ? e.solve : k == 2 ? e.oscm : e.modified)) continue;
       const std::string name = std::string(extra_kernels<double>[k].name) + "/" + e.robot + "/" + e.tag;
       if (e.ed) add(name, e.ed, extra_calls<double>[k]);
       if (e.ef) add(name, e.ef, extra_calls<float>[k]);

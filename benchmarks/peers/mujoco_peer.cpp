@@ -281,11 +281,14 @@ class MujocoExtra final : public ExtraPeer<double> {
     mj_solveM(s_.m_, s_.d_, x_.data(), b_.data(), 1);
     return s_.T_.transpose() * x_;
   }
+  void set_frames(const std::vector<std::string>&) override {}
   VecX<double> check_modified_aba() override { return VecX<double>(); }
+  MatX<double> check_oscm() override { return MatX<double>(); }  // no OSCM routine in MuJoCo's API
 
   void time_factor() override { mj_factorM(s_.m_, s_.d_); }
   void time_solve() override { mj_solveM(s_.m_, s_.d_, x_.data(), b_.data(), 1); }
   void time_modified_aba() override {}
+  void time_oscm() override {}
 
  private:
   MujocoState s_;

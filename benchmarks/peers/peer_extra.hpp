@@ -1,5 +1,6 @@
 // The second interface of the peers benchmark (benchmarks/peers/README.md): the kernels beyond peer.hpp's five,
-// which not every library has: the sparse factor of H and one solve with it, and treedyn's modified ABA.
+// which not every library has: the sparse factor of H and one solve with it, the operational-space compliance
+// Λ⁻¹ = J H⁻¹ Jᵀ of the robot's tip frames, and treedyn's modified ABA.
 // Kept apart from peer.hpp so that adding kernels here recompiles none of the heavy Pinocchio units of
 // peer.hpp (pinocchio_double.cpp, pinocchio_float.cpp); Pinocchio's factor and solve live in their own,
 // lighter units (pinocchio_solve_double.cpp, pinocchio_solve_float.cpp).
@@ -26,7 +27,13 @@ class ExtraPeer {
   /// so that time_solve finds a current factor. b is the right-hand side of the solve.
   virtual void set_state(const VecX<S>& q, const VecX<S>& v, const VecX<S>& tau, const VecX<S>& b) = 0;
 
+  /// The operational frames of the OSCM: one 6-row frame at the origin of each body named (by its joint's
+  /// name), in this order; called once, before set_state.
+  virtual void set_frames(const std::vector<std::string>& joints) = 0;
+
   virtual VecX<S> check_solve() = 0;         ///< x = H(q)⁻¹ b by the library's sparse factor and solve
+  /// Λ⁻¹ = J H⁻¹ Jᵀ, 6 rows per frame in treedyn's order [ω; v], each frame's rows in its own coordinates
+  virtual MatX<S> check_oscm() = 0;
   virtual VecX<S> check_modified_aba() = 0;  ///< q̈ = FD(q, v, τ) by the modified ABA (treedyn only)
 
   // Timed, on the state of set_state: the factor alone (H already computed), one solve (b copied into the
@@ -34,7 +41,11 @@ class ExtraPeer {
   virtual void time_factor() = 0;
   virtual void time_solve() = 0;
   virtual void time_modified_aba() = 0;
+  virtual void time_oscm() = 0;
 };
+
+/// The OSCM's frames for `robot`: the joint names of treedyn's leaf bodies (the tips), in treedyn's order.
+std::vector<std::string> tip_joints(const Robot& robot);
 
 std::unique_ptr<ExtraPeer<double>> make_treedyn_extra_double(const Robot& robot);
 std::unique_ptr<ExtraPeer<float>> make_treedyn_extra_float(const Robot& robot);

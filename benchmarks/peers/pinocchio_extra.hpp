@@ -10,6 +10,10 @@
 //                 cholesky::solve(model, data, x) overwrites x with M⁻¹ x: Pinocchio's own sparse route, the
 //                 counterpart of treedyn's factor_H / solve_H. A row permutation P (the velocity map) relates
 //                 the two, H_pin = P H Pᵀ, so x = Pᵀ H_pin⁻¹ P b
+//   OSCM          computeDelassusMatrix (mu = 0) with one RigidConstraintModel CONTACT_6D per frame on the named
+//                 joint, identity placement, reference frame LOCAL: its rows are [v; ω] in the frame, treedyn's
+//                 [ω; v], so each frame's two halves are swapped (rows and columns); filled in the upper
+//                 triangle only, mirrored for the check (the timed call keeps Pinocchio's storage)
 #pragma once
 
 #include <cmath>
@@ -18,7 +22,9 @@
 #include <vector>
 
 #include "pinocchio/algorithm/cholesky.hpp"
+#include "pinocchio/algorithm/contact-info.hpp"
 #include "pinocchio/algorithm/crba.hpp"
+#include "pinocchio/algorithm/delassus.hpp"
 #include "pinocchio/multibody/data.hpp"
 #include "pinocchio/multibody/model.hpp"
 #include "pinocchio/parsers/urdf.hpp"
@@ -32,8 +38,12 @@ class PinocchioExtra final : public ExtraPeer<S> {
  public:
   using Model = pinocchio::ModelTpl<S>;
   using Data = pinocchio::DataTpl<S>;
+  using SE3 = pinocchio::SE3Tpl<S>;
+  using Contact = pinocchio::RigidConstraintModelTpl<S>;
+  using ContactData = pinocchio::RigidConstraintDataTpl<S>;
 
-  PinocchioExtra(const Robot& robot, const std::vector<JointSlot>& layout) : model_(load(robot)), data_(model_) {
+  PinocchioExtra(const Robot& robot, const std::vector<JointSlot>& layout)
+      : model_(load(robot)), data_(model_), oscm_data_(model_) {
     for (const JointSlot& slot : layout) {
       pinocchio::JointIndex j = model_.joints.size();
       for (pinocchio::JointIndex k = 1; k < model_.joints.size(); ++k)
@@ -49,6 +59,16 @@ class PinocchioExtra final : public ExtraPeer<S> {
   }
 
   std::string library() const override { return "pinocchio"; }
+
+  void set_frames(const std::vector<std::string>& joints) override {
+    for (const std::string& name : joints) {
+      if (!model_.existJointName(name)) throw std::runtime_error("pinocchio extra: no joint '" + name + "'");
+      contacts_.emplace_back(pinocchio::CONTACT_6D, model_, model_.getJointId(name), SE3::Identity(), pinocchio::LOCAL);
+    }
+    for (const auto& c : contacts_) contact_data_.emplace_back(c);
+    pinocchio::initPvDelassus(model_, oscm_data_, contacts_);
+    delassus_ = MatX<S>::Zero(6 * contacts_.size(), 6 * contacts_.size());
+  }
 
   void set_state(const VecX<S>& q, const VecX<S>&, const VecX<S>&, const VecX<S>& b) override {
     q_ = VecX<S>::Zero(model_.nq);
@@ -75,6 +95,18 @@ class PinocchioExtra final : public ExtraPeer<S> {
     return out;
   }
   VecX<S> check_modified_aba() override { return VecX<S>(); }
+  MatX<S> check_oscm() override {
+    time_oscm();
+    const int n = static_cast<int>(delassus_.rows());
+    MatX<S> full = delassus_;
+    full.template triangularView<Eigen::StrictlyLower>() = delassus_.transpose();
+    std::vector<int> p(static_cast<std::size_t>(n));  // treedyn row r ↔ Pinocchio row p[r]
+    for (int r = 0; r < n; ++r) p[static_cast<std::size_t>(r)] = r - r % 6 + (r % 6 + 3) % 6;
+    MatX<S> out(n, n);
+    for (int r = 0; r < n; ++r)
+      for (int c = 0; c < n; ++c) out(r, c) = full(p[static_cast<std::size_t>(r)], p[static_cast<std::size_t>(c)]);
+    return out;
+  }
 
   void time_factor() override { escape(pinocchio::cholesky::decompose(model_, data_).data()); }
   void time_solve() override {
@@ -82,6 +114,10 @@ class PinocchioExtra final : public ExtraPeer<S> {
     escape(pinocchio::cholesky::solve(model_, data_, x_).data());
   }
   void time_modified_aba() override {}
+  void time_oscm() override {
+    pinocchio::computeDelassusMatrix(model_, oscm_data_, q_, contacts_, contact_data_, delassus_, S(0));
+    escape(delassus_.data());
+  }
 
  private:
   static Model load(const Robot& robot) {
@@ -98,7 +134,10 @@ class PinocchioExtra final : public ExtraPeer<S> {
     int q, nq, pq, pnq;
   };
   Model model_;
-  Data data_;
+  Data data_, oscm_data_;
+  std::vector<Contact, Eigen::aligned_allocator<Contact>> contacts_;
+  std::vector<ContactData, Eigen::aligned_allocator<ContactData>> contact_data_;
+  MatX<S> delassus_;
   std::vector<QSlot> q_slots_;
   std::vector<int> v_map_;  ///< treedyn velocity index k ↔ Pinocchio's v_map_[k]
   VecX<S> q_, b_, x_;

@@ -25,12 +25,15 @@ END = "<!-- PEERS_END -->"
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 CANARY = "Canary/llt30/eigen-double"
 ORDER = {  # rows and columns in bench_peers' registration order; anything else after, as first seen
-    "kernel": ["RNEA", "Bias", "CRBA", "ABA", "Minverse"],
-    "model": ["arm7", "humanoid30", "chain30", "arm7-revolute", "humanoid30-revolute", "chain30-revolute"],
+    "kernel": ["RNEA", "Bias", "CRBA", "ABA", "Minverse", "Factor", "Solve", "OSCM", "ModifiedABA"],
+    "model": ["arm7", "humanoid30", "chain30", "simple_humanoid", "baxter_simple", "arm7-revolute",
+              "humanoid30-revolute", "chain30-revolute"],
     "scalar": ["double", "float"],
     "library": ["treedyn", "pinocchio", "rbdl", "mujoco"],
-    "quantity": ["tau", "C", "H", "qdd", "Minv"],
+    "quantity": ["tau", "C", "H", "qdd", "Minv", "x", "OSCM", "qdd_mod"],
 }
+# A kernel only treedyn has, set beside another kernel's peers: treedyn's modified ABA against the peers' ABA.
+PEERS_FROM = {"ModifiedABA": "ABA"}
 
 
 def ordered(items, kind):
@@ -54,7 +57,7 @@ def fmt(ns):
     return f"{ns:,.0f}" if ns >= 100 else f"{ns:.1f}"
 
 
-def render(times, context, build, load):
+def render(times, context, build, load, loaded=False):
     med = {name: statistics.median(t) for name, t in times.items()}
     reps = max((len(t) for t in times.values()), default=0)
     rows = OrderedDict()  # (kernel, model, scalar) -> {library: ns}
@@ -85,17 +88,24 @@ def render(times, context, build, load):
              "interleaved at random in one pinned process."]
     busy = [float(x) for x in load.replace(",", " ").split() if x.replace(".", "", 1).isdigit()]
     cpus = context.get("num_cpus") or 0
-    if busy and cpus and max(busy) > cpus / 2:
-        lines[-1] += (f" **Measured on a loaded machine** (load average up to {max(busy):.2f} on {cpus} CPUs): the "
-                      "ratios within the run are indicative only; re-run on an idle machine before judging a target.")
+    if loaded or (busy and cpus and max(busy) > cpus / 2):
+        lines[-1] += (f" **Measured on a loaded machine** (load average up to {max(busy) if busy else '?'} on "
+                      f"{cpus or '?'} CPUs, other jobs sharing it): the ratios within the run are indicative only; "
+                      "re-run on an idle machine before judging a target.")
     lines.append("")
     lines += ["| kernel | model | scalar | " + " | ".join(f"{lib} ns" for lib in libraries) + " | treedyn ÷ fastest peer |",
               "| --- | --- | --- | " + " | ".join("---:" for _ in libraries) + " | ---: |"]
     for (kernel, model, scalar), libs in rows.items():
         cells = [fmt(libs[lib]) if lib in libs else "" for lib in libraries]
-        fastest = min((libs[lib] for lib in peers if lib in libs), default=None)
+        against = rows.get((PEERS_FROM[kernel], model, scalar), {}) if kernel in PEERS_FROM else libs
+        fastest = min((against[lib] for lib in peers if lib in against), default=None)
         ratio = f"{libs['treedyn'] / fastest:.2f}" if fastest and "treedyn" in libs else ""
         lines.append(f"| {kernel} | {model} | {scalar} | " + " | ".join(cells) + f" | {ratio} |")
+    own = [(k, m, sc, libs["treedyn"] / rows[(PEERS_FROM[k], m, sc)]["treedyn"]) for (k, m, sc), libs in rows.items()
+           if k in PEERS_FROM and "treedyn" in libs and "treedyn" in rows.get((PEERS_FROM[k], m, sc), {})]
+    if own:
+        lines += ["", "treedyn's kernels only it has, ÷ its own counterpart (the ratio column above is ÷ the fastest "
+                      "peer's counterpart): " + "; ".join(f"{k} ÷ {PEERS_FROM[k]} {m} {sc} {r:.2f}" for k, m, sc, r in own) + "."]
     lines += ["", "Float speed-up per library (double ns ÷ float ns):", "",
               "| kernel | model | " + " | ".join(libraries) + " |", "| --- | --- | " + " | ".join("---:" for _ in libraries) + " |"]
     for (kernel, model, scalar), libs in rows.items():
@@ -119,7 +129,8 @@ def render(times, context, build, load):
         tags = sorted(dict.fromkeys(tag for _, tag in checks), key=tag_key)
         checks = OrderedDict(((m, t), checks[(m, t)]) for m in models for t in tags if (m, t) in checks)
         lines += ["", "Agreement checked before timing: max |X − X_treedyn-double| ÷ max |X_treedyn-double| "
-                      "(τ from the RNEA, C the bias, H, q̈ from the ABA, H⁻¹):", "",
+                      "(τ from the RNEA, C the bias, H, q̈ from the ABA, H⁻¹, x = H⁻¹ b from the sparse factor and solve, "
+                      "the OSCM's Λ⁻¹, and q̈ of treedyn's modified ABA against its ABA; empty: no such routine):", "",
                   "| model | library | " + " | ".join(quantities) + " |", "| --- | --- | " + " | ".join("---:" for _ in quantities) + " |"]
         for (robot, tag), values in checks.items():
             lines.append(f"| {robot} | {tag} | " + " | ".join(values.get(q, "") for q in quantities) + " |")
@@ -138,11 +149,12 @@ def main():
     parser.add_argument("--load", default="", help="the load average, e.g. before and after the run")
     parser.add_argument("--build", default="g++ -O3 -march=native -DNDEBUG, pinned with taskset -c 1")
     parser.add_argument("--docs", action="store_true", help="also rewrite the PEERS block of docs/performance.md")
+    parser.add_argument("--loaded", action="store_true", help="say the machine was loaded whatever the load average")
     args = parser.parse_args()
     times, context = runs(args.json)
     if not times:
         sys.exit("table.py: no benchmarks in " + args.json)
-    text = render(times, context, args.build, args.load)
+    text = render(times, context, args.build, args.load, args.loaded)
     print(text)
     if args.docs:
         replace_between(PAGE, BEGIN, END, text)

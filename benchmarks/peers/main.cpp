@@ -45,6 +45,9 @@
 #ifndef TREEDYN_PEERS_ROBOTS
 #error "TREEDYN_PEERS_ROBOTS (the examples/robots folder) is set by benchmarks/peers/CMakeLists.txt"
 #endif
+#ifndef TREEDYN_PEERS_MODELS
+#error "TREEDYN_PEERS_MODELS (Pinocchio's models/ folder) is set by benchmarks/peers/CMakeLists.txt"
+#endif
 
 namespace {
 
@@ -79,8 +82,11 @@ std::vector<Robot> robots() {
   const std::string dir = TREEDYN_PEERS_ROBOTS;
   std::vector<Robot> out = {{"arm7", dir + "/arm7.urdf", false},
                             {"humanoid30", dir + "/humanoid30.urdf", true},
-                            {"chain30", dir + "/chain30.urdf", true}};
-  for (std::size_t i = 0, n = out.size(); i < n; ++i) {
+                            {"chain30", dir + "/chain30.urdf", true},
+                            // Pinocchio's own robots (its models/ folder in the peers' tree)
+                            {"simple_humanoid", std::string(TREEDYN_PEERS_MODELS) + "/simple_humanoid.urdf", true},
+                            {"baxter_simple", std::string(TREEDYN_PEERS_MODELS) + "/baxter_simple.urdf", false}};
+  for (std::size_t i = 0, n = 3; i < n; ++i) {  // the project's robots have continuous joints
     const std::string name = out[i].name + "-revolute";
     out.push_back({name, revolute_variant(name, out[i].urdf), out[i].floating});
   }
@@ -173,17 +179,29 @@ bool check_robot(const Robot& robot) {
   std::vector<std::unique_ptr<Peer<float>>> f;
   std::vector<std::unique_ptr<ExtraPeer<double>>> ed;  // ed[i] belongs to d[i] (null: no extra kernels)
   std::vector<std::unique_ptr<ExtraPeer<float>>> ef;
+  // A peer whose loader refuses the robot (RBDL matches bodies by link name; MuJoCo rejects massless bodies)
+  // is left out of that robot, saying why; treedyn and Pinocchio must load every robot.
+  auto optional = [&](const char* library, auto make_peer, auto make_extra) {
+    try {
+      auto p = make_peer();
+      auto e = make_extra();
+      d.push_back(std::move(p));
+      ed.push_back(std::move(e));
+    } catch (const std::exception& err) {
+      std::fprintf(stderr, "skip  %-20s %-16s %s\n", robot.name.c_str(), library, err.what());
+    }
+  };
   d.push_back(make_treedyn_double(robot));
   ed.push_back(make_treedyn_extra_double(robot));
   d.push_back(make_pinocchio_double(robot, layout));
   ed.push_back(make_pinocchio_extra_double(robot, layout));
 #ifdef TREEDYN_PEERS_RBDL
-  d.push_back(make_rbdl_double(robot, layout));
-  ed.emplace_back();
+  optional("rbdl-double", [&] { return make_rbdl_double(robot, layout); },
+           [] { return std::unique_ptr<ExtraPeer<double>>(); });
 #endif
 #ifdef TREEDYN_PEERS_MUJOCO
-  d.push_back(make_mujoco_double(robot, layout));
-  ed.push_back(make_mujoco_extra_double(robot, layout));
+  optional("mujoco-double", [&] { return make_mujoco_double(robot, layout); },
+           [&] { return make_mujoco_extra_double(robot, layout); });
 #endif
   f.push_back(make_treedyn_float(robot));
   ef.push_back(make_treedyn_extra_float(robot));

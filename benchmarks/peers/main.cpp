@@ -1,16 +1,18 @@
-// bench_peers: treedyn beside Pinocchio (and RBDL, when TREEDYN_PEERS_RBDL) on the same URDF robots, in one
-// process (issue 40).
+// bench_peers: treedyn beside Pinocchio (and RBDL, when TREEDYN_PEERS_RBDL; MuJoCo, when TREEDYN_PEERS_MUJOCO)
+// on the same URDF robots, in one process (issue 40).
 //   1. Every library loads examples/robots/{arm7, humanoid30, chain30}.urdf with its own loader (humanoid30
 //      and chain30 on a free flyer), and each again as "<robot>-revolute" (revolute_variant below). One
 //      state per robot, in treedyn's convention (the fixture's: q = random_configuration(model, 42),
 //      v = τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)); each peer converts it to its own (peer.hpp,
 //      pinocchio_peer.hpp).
-//   2. Agreement, before anything is timed: τ (RNEA), C (bias), H (CRBA), q̈ (ABA) and H⁻¹ of every library
-//      and scalar against treedyn in double, as max|X − X_ref| / max|X_ref|. Double must agree within
+//   2. Agreement, before anything is timed: τ (RNEA), C (bias), H (CRBA), q̈ (ABA), H⁻¹, x = H⁻¹ b (the sparse
+//      factor and solve, b = LinSpaced(1, 2)), Λ⁻¹ = J H⁻¹ Jᵀ (OSCM: a 6-row frame at each tip body) and q̈ of treedyn's modified ABA (against treedyn's ABA) of every
+//      library and scalar against treedyn in double, as max|X − X_ref| / max|X_ref|. Double must agree within
 //      1e-10, float within the bounds below; otherwise the program says which and exits 1 without timing.
 //      The figures go to stderr and into the benchmark context ("check/<robot>/<quantity>/<library-scalar>").
 //   3. Timings named Kernel/model/library-scalar (RNEA, Bias, CRBA, ABA, Minverse: treedyn's minverse_aba
-//      against Pinocchio's computeMinverse), registered kernel by kernel so each library's runs of one
+//      against Pinocchio's computeMinverse; Factor and Solve: the sparse factor of H and one solve with it;
+//      OSCM: treedyn's oscm against Pinocchio's computeDelassusMatrix; ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers), registered kernel by kernel so each library's runs of one
 //      kernel and robot are adjacent (run.sh adds --benchmark_enable_random_interleaving), with the canary
 //      Canary/llt30/eigen-double: Eigen's dense LLT of a fixed 30×30 SPD matrix, the same work in every run,
 //      whose spread across repetitions says how steady the machine was.
@@ -30,6 +32,10 @@
 #include <Eigen/Cholesky>
 
 #include "peer.hpp"
+#include "peer_extra.hpp"
+#ifdef TREEDYN_PEERS_MUJOCO
+#include "mujoco_peer.hpp"
+#endif
 #ifdef TREEDYN_PEERS_RBDL
 #include "rbdl_peer.hpp"
 #endif
@@ -38,6 +44,9 @@
 
 #ifndef TREEDYN_PEERS_ROBOTS
 #error "TREEDYN_PEERS_ROBOTS (the examples/robots folder) is set by benchmarks/peers/CMakeLists.txt"
+#endif
+#ifndef TREEDYN_PEERS_MODELS
+#error "TREEDYN_PEERS_MODELS (Pinocchio's models/ folder) is set by benchmarks/peers/CMakeLists.txt"
 #endif
 
 namespace {
@@ -73,8 +82,11 @@ std::vector<Robot> robots() {
   const std::string dir = TREEDYN_PEERS_ROBOTS;
   std::vector<Robot> out = {{"arm7", dir + "/arm7.urdf", false},
                             {"humanoid30", dir + "/humanoid30.urdf", true},
-                            {"chain30", dir + "/chain30.urdf", true}};
-  for (std::size_t i = 0, n = out.size(); i < n; ++i) {
+                            {"chain30", dir + "/chain30.urdf", true},
+                            // Pinocchio's own robots (its models/ folder in the peers' tree)
+                            {"simple_humanoid", std::string(TREEDYN_PEERS_MODELS) + "/simple_humanoid.urdf", true},
+                            {"baxter_simple", std::string(TREEDYN_PEERS_MODELS) + "/baxter_simple.urdf", false}};
+  for (std::size_t i = 0, n = 3; i < n; ++i) {  // the project's robots have continuous joints
     const std::string name = out[i].name + "-revolute";
     out.push_back({name, revolute_variant(name, out[i].urdf), out[i].floating});
   }
@@ -89,13 +101,21 @@ constexpr double float_bound = 1e-3;
 struct Outputs {
   VecX<double> tau, C, qdd;
   MatX<double> H, Minv;
+  VecX<double> x, qdd_mod;  // from the library's ExtraPeer, if any (empty: no such kernel)
+  MatX<double> oscm;
 };
 
 template <class S>
-Outputs outputs(Peer<S>& p) {
-  return {p.check_rnea().template cast<double>(), p.check_bias().template cast<double>(),
-          p.check_aba().template cast<double>(), p.check_crba().template cast<double>(),
-          p.check_minverse().template cast<double>()};
+Outputs outputs(Peer<S>& p, ExtraPeer<S>* e) {
+  Outputs o{p.check_rnea().template cast<double>(), p.check_bias().template cast<double>(),
+            p.check_aba().template cast<double>(), p.check_crba().template cast<double>(),
+            p.check_minverse().template cast<double>(), {}, {}, {}};
+  if (e) {
+    o.oscm = e->check_oscm().template cast<double>();
+    o.x = e->check_solve().template cast<double>();
+    o.qdd_mod = e->check_modified_aba().template cast<double>();
+  }
+  return o;
 }
 
 template <class X>
@@ -107,13 +127,20 @@ double relative(const X& x, const X& ref) {
 // Every peer object lives for the whole program: the registered benchmarks call into them.
 std::vector<std::unique_ptr<Peer<double>>> peers_double;
 std::vector<std::unique_ptr<Peer<float>>> peers_float;
+std::vector<std::unique_ptr<ExtraPeer<double>>> extras_double;
+std::vector<std::unique_ptr<ExtraPeer<float>>> extras_float;
 
 // One library on one robot in one scalar, to register: exactly one of the two pointers is set.
 struct Entry {
   std::string robot, tag;  // tag: library-scalar
   Peer<double>* d = nullptr;
   Peer<float>* f = nullptr;
+  ExtraPeer<double>* ed = nullptr;  // its extra kernels, if any
+  ExtraPeer<float>* ef = nullptr;
   bool minverse = true;  // false: the library has no full H⁻¹ routine (check_minverse returned nothing)
+  bool solve = false;    // the library has a sparse factor and solve (check_solve returned x)
+  bool modified = false; // the library has a modified ABA
+  bool oscm = false;     // the library has an OSCM route
 };
 std::vector<Entry> entries;
 
@@ -129,9 +156,15 @@ const Kernel<S> kernels[5] = {{"RNEA", &Peer<S>::time_rnea},
                              {"ABA", &Peer<S>::time_aba},
                              {"Minverse", &Peer<S>::time_minverse}};
 
-// Timed loop: one virtual call of the library's kernel per iteration, the same for every library.
 template <class S>
-void add(const std::string& name, Peer<S>* p, void (Peer<S>::*call)()) {
+const Kernel<S> extra_kernels[4] = {{"Factor", nullptr}, {"Solve", nullptr}, {"OSCM", nullptr}, {"ModifiedABA", nullptr}};
+template <class S>
+void (ExtraPeer<S>::*const extra_calls[4])() = {&ExtraPeer<S>::time_factor, &ExtraPeer<S>::time_solve,
+                                                 &ExtraPeer<S>::time_oscm, &ExtraPeer<S>::time_modified_aba};
+
+// Timed loop: one virtual call of the library's kernel per iteration, the same for every library.
+template <class P>
+void add(const std::string& name, P* p, void (P::*call)()) {
   benchmark::RegisterBenchmark(name.c_str(), [p, call](benchmark::State& st) {
     for (auto _ : st) {
       (p->*call)();
@@ -144,13 +177,36 @@ bool check_robot(const Robot& robot) {
   const std::vector<JointSlot> layout = treedyn_layout(robot);
   std::vector<std::unique_ptr<Peer<double>>> d;
   std::vector<std::unique_ptr<Peer<float>>> f;
+  std::vector<std::unique_ptr<ExtraPeer<double>>> ed;  // ed[i] belongs to d[i] (null: no extra kernels)
+  std::vector<std::unique_ptr<ExtraPeer<float>>> ef;
+  // A peer whose loader refuses the robot (RBDL matches bodies by link name; MuJoCo rejects massless bodies)
+  // is left out of that robot, saying why; treedyn and Pinocchio must load every robot.
+  auto optional = [&](const char* library, auto make_peer, auto make_extra) {
+    try {
+      auto p = make_peer();
+      auto e = make_extra();
+      d.push_back(std::move(p));
+      ed.push_back(std::move(e));
+    } catch (const std::exception& err) {
+      std::fprintf(stderr, "skip  %-20s %-16s %s\n", robot.name.c_str(), library, err.what());
+    }
+  };
   d.push_back(make_treedyn_double(robot));
+  ed.push_back(make_treedyn_extra_double(robot));
   d.push_back(make_pinocchio_double(robot, layout));
+  ed.push_back(make_pinocchio_extra_double(robot, layout));
 #ifdef TREEDYN_PEERS_RBDL
-  d.push_back(make_rbdl_double(robot, layout));
+  optional("rbdl-double", [&] { return make_rbdl_double(robot, layout); },
+           [] { return std::unique_ptr<ExtraPeer<double>>(); });
+#endif
+#ifdef TREEDYN_PEERS_MUJOCO
+  optional("mujoco-double", [&] { return make_mujoco_double(robot, layout); },
+           [&] { return make_mujoco_extra_double(robot, layout); });
 #endif
   f.push_back(make_treedyn_float(robot));
+  ef.push_back(make_treedyn_extra_float(robot));
   f.push_back(make_pinocchio_float(robot, layout));
+  ef.push_back(make_pinocchio_extra_float(robot, layout));
 
   // the state, from treedyn's model of the robot (the fixture's recipe)
   const treedyn::Model<double> model = [&] {
@@ -163,18 +219,33 @@ bool check_robot(const Robot& robot) {
   const VecX<double> a = VecX<double>::LinSpaced(model.nv(), 0.5, -0.5);
   const VecX<double> tau = VecX<double>::LinSpaced(model.nv(), -1, 1);
   for (auto& p : d) p->set_state(q, v, a, tau);
+  const VecX<double> b = VecX<double>::LinSpaced(model.nv(), 1, 2);
+  const std::vector<std::string> tips = tip_joints(robot);
+  for (auto& e : ed)
+    if (e) e->set_frames(tips);
+  for (auto& e : ef)
+    if (e) e->set_frames(tips);
   for (auto& p : f) p->set_state(q.cast<float>(), v.cast<float>(), a.cast<float>(), tau.cast<float>());
+  for (auto& e : ed)
+    if (e) e->set_state(q, v, tau, b);
+  for (auto& e : ef)
+    if (e) e->set_state(q.cast<float>(), v.cast<float>(), tau.cast<float>(), b.cast<float>());
 
-  const Outputs ref = outputs(*d[0]);
+  Outputs ref = outputs(*d[0], ed[0].get());
+  ref.qdd_mod = ref.qdd;  // the modified ABA's reference is treedyn's ABA in double
   bool ok = true;
   auto report = [&](const std::string& tag, const Outputs& o, double bound) {
     const std::pair<const char*, double> diffs[] = {{"tau", relative(o.tau, ref.tau)}, {"C", relative(o.C, ref.C)},
                                                     {"H", relative(o.H, ref.H)},       {"qdd", relative(o.qdd, ref.qdd)},
-                                                    {"Minv", relative(o.Minv, ref.Minv)}};
+                                                    {"Minv", relative(o.Minv, ref.Minv)}, {"x", relative(o.x, ref.x)},
+                                                    {"OSCM", relative(o.oscm, ref.oscm)},
+                                                    {"qdd_mod", relative(o.qdd_mod, ref.qdd_mod)}};
     std::fprintf(stderr, "check %-20s %-16s", robot.name.c_str(), tag.c_str());
     for (const auto& [name, diff] : diffs) {
-      if (std::string(name) == "Minv" && o.Minv.size() == 0) {  // the library has no H⁻¹ routine
-        std::fprintf(stderr, "  Minv none");
+      const std::string n = name;
+      if ((n == "Minv" && o.Minv.size() == 0) || (n == "x" && o.x.size() == 0) || (n == "OSCM" && o.oscm.size() == 0) ||
+          (n == "qdd_mod" && o.qdd_mod.size() == 0)) {  // the library has no such routine
+        std::fprintf(stderr, "  %s none", name);
         continue;
       }
       const bool good = diff <= bound;
@@ -186,16 +257,31 @@ bool check_robot(const Robot& robot) {
     }
     std::fprintf(stderr, "   (bound %.0e)\n", bound);
   };
-  for (std::size_t i = 1; i < d.size(); ++i) report(d[i]->library() + "-double", outputs(*d[i]), double_bound);
-  for (auto& p : f) report(p->library() + "-float", outputs(*p), float_bound);
+  report("treedyn-double", Outputs{ref.tau, ref.C, ref.qdd, ref.H, ref.Minv, {}, ed[0]->check_modified_aba(), {}},
+         double_bound);  // treedyn's modified ABA against its ABA (its other rows are the reference)
+  for (std::size_t i = 1; i < d.size(); ++i)
+    report(d[i]->library() + "-double", outputs(*d[i], ed[i].get()), double_bound);
+  for (std::size_t i = 0; i < f.size(); ++i) report(f[i]->library() + "-float", outputs(*f[i], ef[i].get()), float_bound);
 
-  for (auto& p : d) {
-    entries.push_back({robot.name, p->library() + "-double", p.get(), nullptr, p->check_minverse().size() > 0});
-    peers_double.push_back(std::move(p));
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    Entry e{robot.name, d[i]->library() + "-double", d[i].get(), nullptr, ed[i].get(), nullptr,
+            d[i]->check_minverse().size() > 0};
+    e.solve = ed[i] && ed[i]->check_solve().size() > 0;
+    e.modified = ed[i] && ed[i]->check_modified_aba().size() > 0;
+    e.oscm = ed[i] && ed[i]->check_oscm().size() > 0;
+    entries.push_back(e);
+    peers_double.push_back(std::move(d[i]));
+    extras_double.push_back(std::move(ed[i]));
   }
-  for (auto& p : f) {
-    entries.push_back({robot.name, p->library() + "-float", nullptr, p.get(), p->check_minverse().size() > 0});
-    peers_float.push_back(std::move(p));
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    Entry e{robot.name, f[i]->library() + "-float", nullptr, f[i].get(), nullptr, ef[i].get(),
+            f[i]->check_minverse().size() > 0};
+    e.solve = ef[i] && ef[i]->check_solve().size() > 0;
+    e.modified = ef[i] && ef[i]->check_modified_aba().size() > 0;
+    e.oscm = ef[i] && ef[i]->check_oscm().size() > 0;
+    entries.push_back(e);
+    peers_float.push_back(std::move(f[i]));
+    extras_float.push_back(std::move(ef[i]));
   }
   return ok;
 }
@@ -237,6 +323,13 @@ int main(int argc, char** argv) {
       const std::string name = std::string(kernels<double>[k].name) + "/" + e.robot + "/" + e.tag;
       if (e.d) add(name, e.d, kernels<double>[k].call);
       if (e.f) add(name, e.f, kernels<float>[k].call);
+    }
+  for (int k = 0; k < 4; ++k)
+    for (const Entry& e : entries) {
+      if (!(k < 2 ? e.solve : k == 2 ? e.oscm : e.modified)) continue;
+      const std::string name = std::string(extra_kernels<double>[k].name) + "/" + e.robot + "/" + e.tag;
+      if (e.ed) add(name, e.ed, extra_calls<double>[k]);
+      if (e.ef) add(name, e.ef, extra_calls<float>[k]);
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

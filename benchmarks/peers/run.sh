@@ -3,7 +3,8 @@
 # run it pinned to one core with repetitions interleaved at random, and print the table of table.py (treedyn ÷
 # the fastest peer per kernel, float ÷ double per library, the canary's spread, the load average).
 # A measurement, not a test; never part of CI. Usage:
-#   bash benchmarks/peers/run.sh [--docs]        # --docs: also rewrite the PEERS block of docs/performance.md
+#   bash benchmarks/peers/run.sh [--docs] [--loaded]   # --docs: also rewrite the PEERS block of docs/performance.md;
+#                                                      # --loaded: label the run as on a loaded machine
 # Environment: TREEDYN_PEERS_DIR (default <repo>/../shared/peers), BUILD (default <repo>/build-peers),
 # REPS (default 5), MIN_TIME (seconds per repetition, default 0.1), CPU (default 1), FILTER (default '.').
 # The build runs with -j1: a Pinocchio unit takes ~10 CPU-minutes and ~5 GB at -O3 (one unit per scalar).

@@ -5,7 +5,7 @@
 // inward accumulation of the composite-rigid-body algorithm (Featherstone, Rigid Body Dynamics
 // Algorithms, 2008, Table 6.2, the line I_λ(i)^c += ^λ(i)X*_i I_i^c ^iX_λ(i), here for its first two
 // moments only). docs/centroidal.md#centre-of-mass states the conventions beside Pinocchio's.
-//   M1  for i = 1..N:  ^i X_0 = ^i X_λ(i) ^λ(i) X_0                                (forward kinematics)
+//   M1  for i = 1..N:  ^i X_0 = ^i X_λ(i) ^λ(i) X_0 = (E_i, o_i)                    (forward kinematics)
 //   M2  for i = N..1:  m_s(i) = m_i + Σ_children m_s(c)
 //                      h_s(i) = E_iᵀ h_i + Σ_children (h_s(c) + m_s(c) d_c)      (d_c = E_iᵀ r_c)
 //       h_s(i) = m_s(i) (c_s(i) − o_i) is the subtree's first moment of mass about body i's own origin

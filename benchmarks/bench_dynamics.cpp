@@ -1,6 +1,8 @@
 // Dynamics kernels on the ready-made robots: RNEA, CRBA (kinematics
 // included, as the peers measure it), and forward dynamics three ways: CRBA + bias + packed LTDL + solve,
-// the articulated-body method (ABA) and the modified ABA of Ascher–Pai–Cloutier.
+// the articulated-body method (ABA) and the modified ABA of Ascher–Pai–Cloutier; the centroidal momentum matrix
+// (CCRBA: A_g, h_g, I_g, kinematics included, as Pinocchio's ccrba) and the centre-of-mass Jacobian
+// (JacobianCom, as Pinocchio's jacobianCenterOfMass).
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -37,6 +39,14 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
   });
   add("ABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
     benchmark::DoNotOptimize(treedyn::aba(m, d, q_, v_, a_).data());
+  });
+  add("CCRBA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX&) {
+    benchmark::DoNotOptimize(treedyn::ccrba(m, d, q_, v_));
+    benchmark::DoNotOptimize(d.Ag.data());
+  });
+  add("JacobianCom", [](const auto& m, auto& d, const VecX& q_, const VecX&, const VecX&) {
+    benchmark::DoNotOptimize(treedyn::jacobian_center_of_mass(m, d, q_));
+    benchmark::DoNotOptimize(d.Jcom.data());
   });
   add("ModifiedABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
     benchmark::DoNotOptimize(treedyn::modified_aba(m, d, q_, v_, a_).data());

@@ -222,6 +222,7 @@ void bind_dynamics(py::module_& m);
 void bind_inertia(py::module_& m);
 void bind_operational(py::module_& m);
 void bind_contact(py::module_& m);
+void bind_centroidal(py::module_& m);
 
 /// True for float32, false for float64; ValueError for any other dtype.
 bool is_float32(const py::handle& dtype);

@@ -95,4 +95,5 @@ PYBIND11_MODULE(treedyn, m) {
   bind_inertia(m);
   bind_operational(m);
   bind_contact(m);
+  bind_centroidal(m);
 }

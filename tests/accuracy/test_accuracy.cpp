@@ -98,3 +98,10 @@ TEST_CASE("accuracy: minverse_apply_fixman, ill-conditioned chains", "[accuracy]
 // transforms composed along the path keep it at the near-origin level.)
 TEST_CASE("accuracy: frame_jacobian local", "[accuracy]") { check_algorithm("frame_jacobian local"); }
 TEST_CASE("accuracy: frame_jacobian world-aligned", "[accuracy]") { check_algorithm("frame_jacobian world"); }
+
+// The centre of mass, its Jacobian and the centroidal momentum matrix (issue 42), on every model including the
+// humanoid 100 m from the world origin: c within c·n·ε of its size plus the robot's, every column of J_c and
+// A_g within c·n·ε of its own scale (the subtree moments are carried between neighbouring origins).
+TEST_CASE("accuracy: center_of_mass", "[accuracy]") { check_algorithm("center_of_mass"); }
+TEST_CASE("accuracy: jacobian_center_of_mass", "[accuracy]") { check_algorithm("jacobian_center_of_mass"); }
+TEST_CASE("accuracy: ccrba", "[accuracy]") { check_algorithm("ccrba"); }

@@ -43,6 +43,13 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] { solve_H(model, data, x); }) == 0);
     CHECK(allocations_in([&] { solve_H(model, data, B); }) == 0);
     CHECK(allocations_in([&] { compute_all_terms(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { center_of_mass(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { center_of_mass(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { center_of_mass(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { jacobian_center_of_mass(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { ccrba(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { kinetic_energy(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { potential_energy(model, data, q); }) == 0);
     CHECK(allocations_in([&] {
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);

@@ -7,8 +7,11 @@
 #pragma once
 
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/ccrba.hpp"
+#include "treedyn/algorithms/center_of_mass.hpp"
 #include "treedyn/algorithms/compute_all_terms.hpp"
 #include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/energy.hpp"
 #include "treedyn/algorithms/external_forces.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
@@ -17,6 +20,7 @@
 #include "treedyn/algorithms/frame_placements.hpp"
 #include "treedyn/algorithms/gravity_torques.hpp"
 #include "treedyn/algorithms/impulse_aba.hpp"
+#include "treedyn/algorithms/jacobian_center_of_mass.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/minverse_ltdl.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"

@@ -52,7 +52,14 @@ struct Data {
         D(model.nbodies(), detail::PivotMatrix<Scalar>::Zero(1, 1)),
         U(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
         U_Dinv(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())),
-        Dinv_u(VectorN<Scalar, N>::Zero(model.nv())) {
+        Dinv_u(VectorN<Scalar, N>::Zero(model.nv())),
+        mass_subtree(model.nbodies(), Scalar(0)),
+        h_subtree(model.nbodies(), Vector3<Scalar>::Zero()),
+        com_subtree(model.nbodies(), Vector3<Scalar>::Zero()),
+        IC_world(model.nbodies(), RigidInertia<Scalar>::zero()),
+        com_offset(model.nbodies(), Vector3<Scalar>::Zero()),
+        Jcom(Eigen::Matrix<Scalar, 3, N>::Zero(3, model.nv())),
+        Ag(Eigen::Matrix<Scalar, 6, N>::Zero(6, model.nv())) {
     for (int i = 0; i < model.nbodies(); ++i) {
       const Eigen::Index ni = model.motion_subspace(i).cols();
       D[i] = detail::PivotMatrix<Scalar>::Zero(ni, ni);
@@ -101,6 +108,24 @@ struct Data {
   VectorN<Scalar, N> Dinv_u;                        ///< D_i⁻¹ u_i, u_i = τ_i − S_iᵀ pA_i
   FactorStatus aba_status;                          ///< last aba / modified_aba; row = BODY of a failed pivot
 
+  // centre of mass, centroidal dynamics and energies (center_of_mass.hpp, jacobian_center_of_mass.hpp,
+  // ccrba.hpp, energy.hpp; docs/centroidal.md). World coordinates throughout.
+  detail::Array<Scalar, N> mass_subtree;            ///< m_s(i): mass of the subtree of body i (i and below)
+  detail::Array<Vector3<Scalar>, N> h_subtree;      ///< m_s(i) (c_s(i) − o_i): its first moment about body i's origin
+  detail::Array<Vector3<Scalar>, N> com_subtree;    ///< c_s(i): its centre of mass (o_i when m_s(i) = 0)
+  detail::Array<RigidInertia<Scalar>, N> IC_world;  ///< ccrba: composite inertia of the subtree, about o_i
+  detail::Array<Vector3<Scalar>, N> com_offset;     ///< ccrba: c − o_i, the centre of mass seen from body i's origin
+  Scalar mass = Scalar(0);                          ///< M: total mass
+  Vector3<Scalar> com = Vector3<Scalar>::Zero();    ///< c: centre of mass of the whole robot
+  Vector3<Scalar> vcom = Vector3<Scalar>::Zero();   ///< ċ (center_of_mass with q̇, ccrba)
+  Vector3<Scalar> acom = Vector3<Scalar>::Zero();   ///< c̈ (center_of_mass with q̈; gravity not included)
+  Eigen::Matrix<Scalar, 3, N> Jcom;                 ///< J_c: ċ = J_c q̇ (jacobian_center_of_mass)
+  Eigen::Matrix<Scalar, 6, N> Ag;                   ///< A_g: centroidal momentum matrix, ANGULAR rows first
+  Force<Scalar> hg = Force<Scalar>::Zero();         ///< h_g = A_g q̇ = [k_G; l_G] about c
+  RigidInertia<Scalar> Ig = RigidInertia<Scalar>::zero();  ///< I_g: centroidal composite inertia (about c, h = 0)
+  Scalar kinetic_energy = Scalar(0);                ///< T = ½ q̇ᵀ H q̇ (energy.hpp)
+  Scalar potential_energy = Scalar(0);              ///< V = −Σ m_i gᵀ p_i (energy.hpp)
+
   /// Bytes this Data occupies: the object itself plus the heap storage of every member (capacities ×
   /// element size; none with a fixed N). Setup-time bookkeeping, e.g. to check that Data grows as O(N).
   [[nodiscard]] std::size_t memory_bytes() const noexcept {
@@ -110,7 +135,10 @@ struct Data {
            detail::heap_bytes(o_parent) + detail::heap_bytes(S_root) + detail::heap_bytes(tau) + detail::heap_bytes(C) +
            detail::heap_bytes(qdd) + detail::heap_bytes(H) + detail::heap_bytes(H_factor) + detail::heap_bytes(J) +
            detail::heap_bytes(IA) + detail::heap_bytes(pA) + detail::heap_bytes(c) + detail::heap_bytes(D) +
-           detail::heap_bytes(U) + detail::heap_bytes(U_Dinv) + detail::heap_bytes(Dinv_u);
+           detail::heap_bytes(U) + detail::heap_bytes(U_Dinv) + detail::heap_bytes(Dinv_u) +
+           detail::heap_bytes(mass_subtree) + detail::heap_bytes(h_subtree) + detail::heap_bytes(com_subtree) +
+           detail::heap_bytes(IC_world) + detail::heap_bytes(com_offset) + detail::heap_bytes(Jcom) +
+           detail::heap_bytes(Ag);
   }
 };
 

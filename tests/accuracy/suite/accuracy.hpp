@@ -87,6 +87,17 @@ struct FrameReference {
 };
 FrameReference reference_frame(const Model<double>& model, const State& s);
 
+/// The 50-digit centre of mass, its Jacobian and the centroidal momentum matrix (ccrba), each with the scale
+/// its metric divides by (the "position" and "column" metrics below).
+struct CentroidalReference {
+  VectorL com;           ///< c (3)
+  MatrixL Jcom, Ag;      ///< J_c (3 × n), A_g (6 × n, angular rows first)
+  long double com_scale = 1;  ///< ‖c‖ + max_i ‖o_i − c‖: c's size plus the robot's
+  VectorL jcom_scale;    ///< per DoF j of body i: (m_s(i) ‖s_v‖ + ‖s_ω‖ ‖h_s(i)‖) / M
+  VectorL moment_scale;  ///< per DoF: ‖Ī_c(i)‖_F ‖s_ω‖ + ‖h_s(i)‖ ‖s_v‖ + M·jcom_scale ‖c − o_i‖ (A_g's angular rows)
+};
+CentroidalReference reference_centroidal(const Model<double>& model, const State& s);
+
 // ---- metrics (long double) ----
 double scaled_error(const MatrixL& computed, const MatrixL& reference);
 double energy_error(const VectorL& computed, const VectorL& reference, const MatrixL& H);
@@ -118,6 +129,11 @@ std::vector<Measurement> measure_inverse(const Case& c, const std::vector<Refere
 template <class T>
 std::vector<Measurement> measure_operational(const Case& c, const std::vector<Reference>& refs,
                                              const std::vector<FrameReference>& frame_refs);
+
+/// center_of_mass ("position": ‖Δc‖ / com_scale), jacobian_center_of_mass and ccrba ("column": the largest
+/// ‖Δ column‖ over its scale, CentroidalReference; A_g's angular and linear halves each over its own).
+template <class T>
+std::vector<Measurement> measure_centroidal(const Case& c, const std::vector<CentroidalReference>& refs);
 
 /// Everything for one case in float and double: the references once, then every family in both scalars.
 std::vector<Measurement> measure_all(const Case& c);

@@ -1,7 +1,9 @@
 """A sphere dropped on a floor with restitution 0.8, stepped by treedyn.contact_step (the operational-space
 contact LCP; collisions with restitution, Coulomb friction): prints, at each bounce, the vertical speed before and
 after (their ratio is eps), the impulse and the mechanical energy, and the time per step. A spin and a
-horizontal speed make the friction work too (the spin slips against the floor at the first bounce).
+horizontal speed make the friction work too (the spin slips against the floor at the first bounce); the spin
+and the speed the ball keeps never raise its energy (free bodies are stepped as rigid motions: docs/contact.md,
+"Free joints"), and at the end it prints the largest energy rise of one step and the spin.
 
 Run from a build tree:  PYTHONPATH=build/ci/python /usr/bin/python3 examples/python/bouncing_sphere.py [out.png]
 With a file name (and matplotlib installed) it also plots the height and the energy against time.
@@ -53,6 +55,9 @@ def main():
     elapsed = time.perf_counter() - start
     print(f"{STEPS} steps in {elapsed:.3f} s ({elapsed / STEPS * 1e6:.0f} us per step, detection included); "
           f"energy {energies[0]:.4f} J -> {energies[-1]:.4f} J")
+    rise = max(b - a for a, b in zip(energies, energies[1:]))
+    print(f"largest energy rise of one step {rise:.2e} J; spin at the end {np.linalg.norm(v[:3]):.3f} rad/s, "
+          f"horizontal speed {np.linalg.norm((treedyn.forward_kinematics(model, q)[0][0] @ v[3:])[:2]):.3f} m/s")
 
     if len(sys.argv) > 1:
         try:

@@ -160,6 +160,8 @@ struct StepReport : Status {
   LcpReport lcp;
   Status dynamics;
   int contacts = 0, collisions = 0, lcp_size = 0;
+  std::string field, expected;  ///< a bad contact value: its field and what it must be (empty otherwise)
+  double value = 0;             ///< that value
 };
 
 // ---- workspaces ----
@@ -210,6 +212,11 @@ StepReport step_report(const StepOf<S>& of) {
   r.contacts = of.ws.contacts();
   for (int i = 0; i < r.contacts; ++i) r.collisions += of.ws.phase(i) == ContactPhase::collision ? 1 : 0;
   r.lcp_size = of.ws.lcp_size();
+  if (s.field != nullptr) {
+    r.field = s.field;
+    r.expected = s.expected;
+    r.value = static_cast<double>(s.value);
+  }
   return r;
 }
 
@@ -575,10 +582,11 @@ void bind_geometry(py::module_& m) {
           const auto lock = lock_without_gil(of.mutex);
           const VectorIn<S> qm = vector_in<S>("detect_contacts", "q", q, h.model.nq(), "model.nq");
           if (!(mu >= 0.0) || !std::isfinite(mu) || !(restitution >= 0.0 && restitution <= 1.0) ||
-              friction_directions < 2 || friction_directions % 2 != 0)
+              friction_directions < 2 || friction_directions % 2 != 0 || !std::isfinite(margin))
             value_error("detect_contacts: need mu finite and >= 0, restitution in [0, 1], friction_directions even and "
-                        ">= 2; given mu = " + std::to_string(mu) + ", restitution = " + std::to_string(restitution) +
-                        ", friction_directions = " + std::to_string(friction_directions));
+                        ">= 2, margin finite; given mu = " + std::to_string(mu) + ", restitution = " +
+                        std::to_string(restitution) + ", friction_directions = " + std::to_string(friction_directions) +
+                        ", margin = " + std::to_string(margin));
           const ContactProperties<S> props{static_cast<S>(mu), static_cast<S>(restitution), friction_directions};
           ContactKernels<S>::detect(h, of, qm, static_cast<S>(margin), props);
           py::list out;
@@ -629,8 +637,16 @@ void bind_statuses(py::module_& m) {
       .def_readonly("contacts", &StepReport::contacts, "contacts in the step (n_u)")
       .def_readonly("collisions", &StepReport::collisions, "contacts that took part in a collision")
       .def_readonly("lcp_size", &StepReport::lcp_size, "n_b + n_u (n_f + 2) of the last LCP solved")
+      .def_readonly("field", &StepReport::field,
+                    "a bad contact value: its field ('mu', 'restitution', 'normal', 'distance', ...; the contact is\n"
+                    "`row`), empty otherwise")
+      .def_readonly("value", &StepReport::value, "that value (for the normal: its length)")
+      .def_readonly("expected", &StepReport::expected, "what that field must be")
       .def("__repr__", [](const StepReport& s) {
-        return "ContactStepStatus(" + to_string(s) + ", contacts=" + std::to_string(s.contacts) +
+        const std::string bad = s.field.empty() ? std::string()
+                                                : ", contact " + std::to_string(s.row) + ": " + s.field + " = " +
+                                                      std::to_string(s.value) + ", expected " + s.expected;
+        return "ContactStepStatus(" + to_string(s) + bad + ", contacts=" + std::to_string(s.contacts) +
                ", collisions=" + std::to_string(s.collisions) + ")";
       });
 }

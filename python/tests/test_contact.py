@@ -161,7 +161,10 @@ def skew(r):
 def test_contact_step_matches_a_numpy_step(dtype, mu):
     """One sphere touching the floor, moving along it and spinning: frictionless (mu = 0, one normal row) or
     sticking (large mu: the 3 rows of the contact point velocity go to 0 and the impulse lies inside the
-    friction polyhedron), from H (crba), C (bias) and the point Jacobian (frame_jacobian)."""
+    friction polyhedron), from H (crba), C (bias) and the point Jacobian (frame_jacobian). The free joint is
+    stepped as a rigid motion (docs/contact.md#free-joints): its linear velocity changes by the classical
+    acceleration in the body frame at q, the centre moves on the straight line R v dt, the body turns by
+    exp(dt w), and v_O is then re-expressed in the new body frame."""
     model = sphere_model(dtype)
     quat = random_quaternion(np.random.default_rng(11))
     q = state(dtype, (0.1, 0.0, RADIUS), quat)
@@ -183,6 +186,7 @@ def test_contact_step_matches_a_numpy_step(dtype, mu):
     r = R[0] @ contacts[0].point_a  # origin -> contact point, world
     Jp = J6[3:] - skew(r) @ J6[:3]
     v_free = v64 + dt * np.linalg.solve(H, tau64 - C)
+    v_free[3:] += dt * np.cross(v64[:3], v64[3:])  # qdd holds -w x v_O: the classical acceleration
     W = Jp @ np.linalg.solve(H, Jp.T)
     n = np.array([0.0, 0.0, 1.0])
     if mu == 0.0:
@@ -190,15 +194,19 @@ def test_contact_step_matches_a_numpy_step(dtype, mu):
     else:
         P = -np.linalg.solve(W, Jp @ v_free)
         assert P[2] > 0 and np.abs(P[:2]).sum() <= mu * P[2]  # inside the 4-direction polyhedron
-    v_ref = v_free + np.linalg.solve(H, Jp.T @ P)
-    q_ref = treedyn.integrate(m64, q64, v_ref, dt)
+    v_at_q = v_free + np.linalg.solve(H, Jp.T @ P)  # in the body frame at q
+    q_ref = treedyn.integrate(m64, q64, np.concatenate([v_at_q[:3], np.zeros(3)]), dt)  # the turn exp(dt w)
+    q_ref[:3] = q64[:3] + dt * R[0] @ v_at_q[3:]  # the straight line
+    R1, _ = treedyn.forward_kinematics(m64, q_ref)
+    v_ref = np.concatenate([v_at_q[:3], R1[0].T @ R[0] @ v_at_q[3:]])  # v_O in the new body frame
     tol = 1e3 * eps(dtype) * np.linalg.cond(H)
     np.testing.assert_allclose(v1, v_ref, atol=tol * np.abs(v_ref).max())
     np.testing.assert_allclose(q1, q_ref, atol=tol)
     np.testing.assert_allclose(ws.impulses[0], P, atol=tol * np.abs(P).max())
     assert ws.normal_impulses[0] == pytest.approx(P[2], abs=tol * np.abs(P).max())
     if mu > 0:  # sticking: the contact point comes to rest
-        assert np.abs(Jp @ v1.astype(np.float64)).max() <= tol * np.abs(v64).max()
+        v1_at_q = np.concatenate([v1[:3], R[0].T @ R1[0] @ v1[3:]]).astype(np.float64)
+        assert np.abs(Jp @ v1_at_q).max() <= tol * np.abs(v64).max()
 
 
 def test_contact_step_in_place_and_sphere_pendulum(dtype):
@@ -235,7 +243,7 @@ def test_bad_inputs_raise_value_error():
     with pytest.raises(ValueError, match=r"argument 'workspace' was built for another model"):
         treedyn.contact_step(sphere_model(np.float32), ws32, q.astype(np.float32), v.astype(np.float32),
                              v.astype(np.float32), [], 1e-3)
-    ws = treedyn.ContactStep(m64, 1)
+    ws, ws2 = treedyn.ContactStep(m64, 1), treedyn.ContactStep(m64, 2)
     with pytest.raises(ValueError, match=r"contact_step: argument 'q' must be a numpy.ndarray of dtype float64 and "
                                          r"shape \(7,\) \(model.nq\); given dtype float32 and shape \(7,\)"):
         treedyn.contact_step(m64, ws, q.astype(np.float32), v, v, [], 1e-3)
@@ -246,8 +254,17 @@ def test_bad_inputs_raise_value_error():
         treedyn.contact_step(m64, ws, q, v, v, [], 0.0)
     with pytest.raises(ValueError, match=r"contact_step: 2 contacts given; the workspace holds at most 1"):
         treedyn.contact_step(m64, ws, q, v, v, [treedyn.Contact(), treedyn.Contact()], 1e-3)
-    with pytest.raises(ValueError, match=r"contact_step: contact 0: friction coefficient mu must be finite and >= 0"):
+    with pytest.raises(ValueError, match=r"contact_step: contact 0: friction coefficient mu must be finite and >= 0 "
+                                         r"\(given mu = -1\)"):
         treedyn.contact_step(m64, ws, q, v, v, [treedyn.Contact(mu=-1.0)], 1e-3)
+    with pytest.raises(ValueError, match=r"contact_step: contact 1: restitution must lie in \[0, 1\] "
+                                         r"\(given restitution = 1.5\)"):
+        treedyn.contact_step(m64, ws2, q, v, v, [treedyn.Contact(), treedyn.Contact(restitution=1.5)], 1e-3)
+    with pytest.raises(ValueError, match=r"contact_step: contact 0: the normal is zero or not finite "
+                                         r"\(given a normal of length 0\)"):
+        treedyn.contact_step(m64, ws, q, v, v, [treedyn.Contact(normal=(0, 0, 0))], 1e-3)
+    with pytest.raises(ValueError, match=r"contact_step: contact 0: the distance is not finite \(given distance = nan\)"):
+        treedyn.contact_step(m64, ws, q, v, v, [treedyn.Contact(distance=float("nan"))], 1e-3)
     with pytest.raises(ValueError, match=r"contact_step: contact 0: friction_directions = 8 exceeds the workspace's 4"):
         treedyn.contact_step(m64, ws, q, v, v, [treedyn.Contact(friction_directions=8)], 1e-3)
     with pytest.raises(ValueError, match=r"contact_step: contact 0: body_a = 3 is not a body of the model"):
@@ -265,6 +282,10 @@ def test_bad_inputs_raise_value_error():
     with pytest.raises(ValueError, match=r"detect_contacts: argument 'geometry' was built for a float64 model; "
                                          r"given a ModelF32 \(float32\)"):
         treedyn.detect_contacts(m32, ground(m64), q.astype(np.float32))
+    with pytest.raises(ValueError, match=r"detect_contacts: need .* margin finite; given .* margin = nan"):
+        treedyn.detect_contacts(m64, ground(m64), q, float("nan"))
+    with pytest.raises(ValueError, match=r"detect_contacts: need mu finite and >= 0.*given mu = -1"):
+        treedyn.detect_contacts(m64, ground(m64), q, 0.0, mu=-1.0)
     with pytest.raises(ValueError, match=r"ContactStep: bilateral constraint 0: body_a and body_b are the same body"):
         treedyn.ContactStep(m64, 1, bilateral=[treedyn.BilateralConstraint(0, 0)])
     with pytest.raises(ValueError, match=r"lemke: argument 'M' must be a numpy.ndarray of dtype float64 and shape "

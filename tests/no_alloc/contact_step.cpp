@@ -44,17 +44,23 @@ void require_contact_step_allocation_free() {
   const VectorX tau = VectorX::Zero(12);
   VectorX resting = VectorX::Zero(12), falling = VectorX::Zero(12);
   falling(5) = falling(11) = T(-1);  // both cubes approach the plane at 1 m/s: collisions
+  VectorX spinning = VectorX::Zero(12);  // the free joints' rigid-motion step with ω × v_O ≠ 0
+  spinning << T(3), T(-2), T(1), T(0.5), T(0.2), T(0), T(-1), T(2), T(0.5), T(0.1), T(0.3), T(0);
+  std::vector<Contact<T>> bad(four);
+  bad[2].restitution = T(1.5);  // a bad contact value: the status path names it without allocating
   for (const bool bilateral : {false, true}) {
     ContactStepWorkspace<T, Dynamic> ws(model, 10, 6,
                                         bilateral ? std::vector<BilateralConstraint<T>>{hinge}
                                                   : std::vector<BilateralConstraint<T>>{});
     for (const std::vector<Contact<T>>* list : {&contacts, &four, &none})
-      for (const auto* v : {&resting, &falling}) {
+      for (const auto* v : {&resting, &falling, &spinning}) {
         INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts"
                                               << (v == &falling ? ", colliding" : ""));
         CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, *v, tau, *list, T(1e-3)); }) == 0);
         REQUIRE(ws.status().ok());
       }
+    CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, resting, tau, bad, T(1e-3)); }) == 0);
+    CHECK(ws.status().code == Status::Code::invalid_argument);
   }
 }
 

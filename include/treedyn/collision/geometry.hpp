@@ -37,7 +37,10 @@
 // Cost: O(number of pairs). detect_contacts is noexcept and never allocates: it stores at most
 // contacts.capacity() contacts (reserve geometry.max_contacts() once) and returns how many it found, so a
 // return value greater than contacts.size() reports the ones dropped for want of capacity; a Data built for
-// another model is reported through TREEDYN_CHECK and gives no contacts.
+// another model, or properties whose μ is negative or not finite, whose restitution is outside [0, 1] or
+// not a number, or whose friction_directions is odd or < 2, or a margin that is not finite, is reported
+// through TREEDYN_CHECK (naming the field: "properties.mu", …) and gives no contacts
+// (docs/contact.md#checked-contact-values).
 #pragma once
 
 #include <cmath>
@@ -295,8 +298,16 @@ template <class Scalar, int N>
 int detect_contacts(const Model<Scalar, N>& model, const Data<Scalar, N>& data, const CollisionGeometry<Scalar>& geometry,
                     std::vector<Contact<Scalar>>& contacts, const Scalar& margin,
                     const ContactProperties<Scalar>& properties = {}) noexcept {
+  using std::isfinite;
   contacts.clear();
   if (!detail::same_model("detect_contacts", "data", data.model_id, model.id())) return 0;
+  TREEDYN_CHECK(properties.mu >= Scalar(0) && isfinite(properties.mu), "detect_contacts", "properties.mu",
+                "a finite friction coefficient >= 0", -1, -1, return 0);
+  TREEDYN_CHECK(properties.restitution >= Scalar(0) && properties.restitution <= Scalar(1), "detect_contacts",
+                "properties.restitution", "a restitution in [0, 1]", -1, -1, return 0);
+  TREEDYN_CHECK(properties.friction_directions >= 2 && properties.friction_directions % 2 == 0, "detect_contacts",
+                "properties.friction_directions", "even and >= 2", -1, properties.friction_directions, return 0);
+  TREEDYN_CHECK(isfinite(margin), "detect_contacts", "margin", "a finite margin", -1, -1, return 0);
   int found = 0;
   const std::vector<Shape<Scalar>>& shapes = geometry.shapes();
   for (const typename CollisionGeometry<Scalar>::Pair& pair : geometry.pairs()) {

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,17 +105,27 @@ void validate_contacts(const Model<Scalar, N>& model, const std::vector<Contact<
     const auto fail = [&](const std::string& what) {
       throw std::invalid_argument("contact " + std::to_string(i) + ": " + what);
     };
+    const auto value = [](const Scalar& x) {  // the value, as the message gives it
+      std::ostringstream out;
+      out.precision(17);
+      out << x;
+      return out.str();
+    };
+    const auto vector = [&value](const Vector3<Scalar>& x) {
+      return "(" + value(x(0)) + ", " + value(x(1)) + ", " + value(x(2)) + ")";
+    };
     if (c.body_a < 0 || c.body_a >= model.nbodies())
       fail("body_a = " + std::to_string(c.body_a) + " is not a body of the model (it has " +
            std::to_string(model.nbodies()) + ")");
     if (c.body_b != world && (c.body_b < 0 || c.body_b >= model.nbodies()))
       fail("body_b = " + std::to_string(c.body_b) + " is neither `world` nor a body of the model");
     if (c.body_b == c.body_a) fail("body_a and body_b are the same body");
-    if (!(c.mu >= Scalar(0)) || !isfinite(c.mu)) fail("friction coefficient mu must be finite and >= 0");
-    if (!(c.restitution >= Scalar(0) && c.restitution <= Scalar(1))) fail("restitution must lie in [0, 1]");
-    if (!c.normal.allFinite() || !(c.normal.norm() > Scalar(0))) fail("the normal is zero or not finite");
-    if (!c.point_a.allFinite() || !c.point_b.allFinite() || !c.tangent.allFinite()) fail("a point is not finite");
-    if (!isfinite(c.distance)) fail("the distance is not finite");
+    if (!(c.mu >= Scalar(0)) || !isfinite(c.mu)) fail("friction coefficient mu must be finite and >= 0 (given mu = " + value(c.mu) + ")");
+    if (!(c.restitution >= Scalar(0) && c.restitution <= Scalar(1))) fail("restitution must lie in [0, 1] (given restitution = " + value(c.restitution) + ")");
+    if (!c.normal.allFinite() || !(c.normal.norm() > Scalar(0))) fail("the normal is zero or not finite (given a normal of length " + value(c.normal.norm()) + ")");
+    if (!c.point_a.allFinite() || !c.point_b.allFinite() || !c.tangent.allFinite()) fail("a point is not finite (given point_a = " + vector(c.point_a) + ", point_b = " + vector(c.point_b) +
+           ", tangent = " + vector(c.tangent) + ")");
+    if (!isfinite(c.distance)) fail("the distance is not finite (given distance = " + value(c.distance) + ")");
     if (c.friction_directions < 2 || c.friction_directions % 2 != 0)
       fail("friction_directions = " + std::to_string(c.friction_directions) +
            " must be even and >= 2 (the directions are closed under negation)");

@@ -20,7 +20,9 @@
 //       56–57): the recovered impulse ϑ_i = ε_i (n̂_iᵀ p_c,i) n̂_i is applied (θ̇ += M⁻¹ J* ϑ), and the
 //       LCP again on the velocities that gives (= v_c⁺ + G ϑ of eq. 57, by a velocity pass), its impulse
 //       applied as before. Those contacts report phase `collision`.
-//   T4  Time step (§6): v_f = θ̇_c + Δt q̈_f (θ̇_c = θ̇⁻ without a collision); v_u = J v_f by a velocity
+//   T4  Time step (§6): v_f = θ̇_c + Δt q̈_f (θ̇_c = θ̇⁻ without a collision), with a free joint's linear
+//       velocity changed by its classical acceleration, v̇_O + ω⁻ × v_O⁻, in the body frame of the step's
+//       start (detail/free_joint_step.hpp, docs/contact.md#free-joints); v_u = J v_f by a velocity
 //       pass (eq. 53's v_u⁻ + Q_u α^f Δt with the J̇ q̇ Δt term dropped, as Jain drops Q̇); a contact with
 //       distance d > 0 may close its gap within the step: its normal row gets + d/Δt (target n̂ᵀv⁺ ≥
 //       −d/Δt). A penetration (d < 0) is not corrected (no stabilisation). v_b = the bilateral rows of
@@ -28,7 +30,11 @@
 //       contact_lcp (Schur elimination of p_b, Lemke) gives the impulses.
 //   T5  Impulses to joint velocities: θ̇⁺ = v_f + M⁻¹ J* p by impulse_aba (O(N), the articulated inertias
 //       of T2's oscm, no M⁻¹ formed).
-//   T6  q⁺ = integrate(q, Δt θ̇⁺) (semi-implicit Euler; quaternions by the exponential map).
+//   T6  q⁺ = integrate(q, Δt θ̇⁺) (semi-implicit Euler; quaternions by the exponential map), except the free
+//       joints, moved as rigid motions: p⁺ = p + Δt R v_O⁺ (a straight line), quat⁺ = quat ⊗ exp(Δt ω⁺), and
+//       v_O⁺ re-expressed in the new body frame. First order; free flight of a body whose centre of mass is
+//       its origin keeps its linear momentum (without gravity), and a torque-free spin about a principal
+//       axis (any axis for a sphere) keeps ω, |v_O| and the kinetic energy to round-off for any Δt.
 // Results: ws.q_next, ws.v_next, per contact the normal impulse F_n ≥ 0 and the friction impulse (world
 // coordinates) summed over the step's phases, and its phase; lcp_size() = n_b + n_u (n_f + 2) of the
 // last LCP solved (Jain's Table 2 count).
@@ -36,9 +42,13 @@
 // bilateral constraints (std::invalid_argument naming the constraint) and allocates everything once;
 // contact_step is noexcept and never allocates for at most max_contacts contacts. Sizes and the model
 // are checked (detail/check.hpp); too many contacts, a contact on a body the model does not have, more
-// friction directions than the workspace holds or Δt not > 0 give status invalid_argument. The contacts'
-// values are checked by validate_contacts (setup, by the caller). A failed LCP leaves q_next = q,
-// v_next = q̇ and names the phase and the LCP status.
+// friction directions than the workspace holds or Δt not > 0 give status invalid_argument (through the
+// check handler, naming body_a or body_b and its index). The contacts' values are checked on every step
+// (docs/contact.md#checked-contact-values): μ finite and ≥ 0, ε in [0, 1], the normal finite and non-zero
+// (normalised when not of unit length), the distance, points and tangent finite; the first bad one gives
+// status invalid_argument (non_finite_input for a NaN or an infinity) with argument "contacts", row = its
+// index, field, value and expected (ContactStepStatus), without the check handler and before any output is
+// written. A failed LCP leaves q_next = q, v_next = q̇ and names the phase and the LCP status.
 #pragma once
 
 #include <cmath>
@@ -52,6 +62,7 @@
 #include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/contact/contact_step_workspace.hpp"
 #include "treedyn/contact/detail/constraint_rows.hpp"
+#include "treedyn/contact/detail/free_joint_step.hpp"
 #include "treedyn/model/configuration.hpp"
 
 namespace treedyn {
@@ -73,13 +84,57 @@ bool contact_step_arguments_ok(const Model<Scalar, N>& model, const Data<Scalar,
                 ws.contact_capacity, n, return false);
   TREEDYN_CHECK(dt > Scalar(0) && std::isfinite(dt), "contact_step", "dt", "a finite step > 0", -1, -1, return false);
   for (const Contact<Scalar>& c : contacts) {
-    TREEDYN_CHECK(c.body_a >= 0 && c.body_a < model.nbodies() && c.body_b >= world && c.body_b < model.nbodies() &&
-                      c.body_b != c.body_a,
-                  "contact_step", "contacts", "bodies of the model (body_b may be `world`)", model.nbodies(), c.body_a,
-                  return false);
+    TREEDYN_CHECK(c.body_a >= 0 && c.body_a < model.nbodies(), "contact_step", "contacts[].body_a",
+                  "a body of the model, < model.nbodies()", model.nbodies(), c.body_a, return false);
+    TREEDYN_CHECK(c.body_b >= world && c.body_b < model.nbodies() && c.body_b != c.body_a, "contact_step",
+                  "contacts[].body_b", "`world` (-1) or a body of the model other than body_a, < model.nbodies()",
+                  model.nbodies(), c.body_b, return false);
     TREEDYN_CHECK(c.friction_directions >= 2 && c.friction_directions % 2 == 0 && c.friction_directions <= ws.friction_capacity,
                   "contact_step", "contacts", "friction_directions even, >= 2 and at most the workspace's maximum",
                   ws.friction_capacity, c.friction_directions, return false);
+  }
+  return true;
+}
+
+/// Contact i's value `value` of `field` is bad: status `code` (invalid_argument, or non_finite_input for a NaN
+/// or an infinity) naming the contact, the field, the value and what it must be. Returns false.
+template <class Scalar, int N>
+bool contact_value_failed(ContactStepWorkspace<Scalar, N>& ws, int i, const char* field, const Scalar& value,
+                          const char* expected) noexcept {
+  using std::isfinite;
+  ws.last_status.code = isfinite(value) ? Status::Code::invalid_argument : Status::Code::non_finite_input;
+  ws.last_status.call = "contact_step";
+  ws.last_status.argument = "contacts";
+  ws.last_status.row = i;
+  ws.last_status.index = Status::Index::entry;
+  ws.last_status.field = field;
+  ws.last_status.expected = expected;
+  ws.last_status.value = value;
+  return false;
+}
+
+/// The values of every contact (docs/contact.md#checked-contact-values): μ finite and ≥ 0, ε finite in
+/// [0, 1], the normal finite and non-zero (a normal that is not of unit length is normalised), the distance
+/// finite, the points and the tangent finite. False (status naming the first bad contact, its field and its
+/// value) otherwise. Each check is a comparison or two: no allocation, nothing printed.
+template <class Scalar, int N>
+bool contact_values_ok(ContactStepWorkspace<Scalar, N>& ws, const std::vector<Contact<Scalar>>& contacts) noexcept {
+  using std::isfinite;
+  for (int i = 0; i < static_cast<int>(contacts.size()); ++i) {
+    const Contact<Scalar>& c = contacts[static_cast<std::size_t>(i)];
+    if (!(c.mu >= Scalar(0)) || !isfinite(c.mu)) return contact_value_failed(ws, i, "mu", c.mu, "finite and >= 0");
+    if (!(c.restitution >= Scalar(0) && c.restitution <= Scalar(1)))
+      return contact_value_failed(ws, i, "restitution", c.restitution, "in [0, 1]");
+    const Scalar length = c.normal.norm();
+    if (!(length > Scalar(0)) || !isfinite(length))
+      return contact_value_failed(ws, i, "normal", length, "a finite, non-zero vector (its length is the value)");
+    if (!isfinite(c.distance)) return contact_value_failed(ws, i, "distance", c.distance, "finite");
+    for (const Vector3<Scalar>* x : {&c.point_a, &c.point_b, &c.tangent}) {
+      const Scalar s = x->sum();
+      if (!isfinite(s))
+        return contact_value_failed(ws, i, x == &c.point_a ? "point_a" : x == &c.point_b ? "point_b" : "tangent", s,
+                                    "finite (the value is the sum of its entries)");
+    }
   }
   return true;
 }
@@ -313,6 +368,7 @@ bool contact_time_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, Con
                        const std::vector<Contact<Scalar>>& contacts, Scalar dt, int m) noexcept {
   const int n = ws.n_u, nb = ws.n_b;
   ws.v_free += dt * ws.qdd_free;                                                    // T4
+  free_joint_classical_acceleration(model, qd, dt, ws.v_free);  // free joints: the frame of the step's start
   if (m == 0) {
     ws.v_next = ws.v_free;
     return true;
@@ -354,6 +410,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   ws.last_status = ContactStepStatus<Scalar>{};
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);
+  if (!detail::contact_values_ok(ws, contacts)) return ws.last_status;
   const int n = static_cast<int>(contacts.size());
   ws.n_u = n;
   ws.last_lcp_size = 0;
@@ -368,6 +425,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   if (!detail::contact_time_step(model, data, ws, q, qd, contacts, dt, m)) return ws.last_status;  // T4, T5
   for (int i = 0; i < n; ++i) ws.normal_impulses(i) = ws.normal(i).dot(ws.impulse(i));
   integrate(model, q, ws.v_next, dt, ws.q_next);                                                  // T6
+  detail::free_joint_rigid_step(model, q, ws.v_next, dt, ws.q_next);
   return ws.last_status;
 }
 

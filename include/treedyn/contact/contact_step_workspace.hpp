@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "treedyn/contact/contact.hpp"
 #include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/status.hpp"
+#include "treedyn/status_io.hpp"
 
 namespace treedyn {
 
@@ -22,15 +24,34 @@ namespace treedyn {
 enum class ContactPhase { contact, collision };
 
 /// How contact_step ended: a Status (treedyn/status.hpp) whose code is success, invalid_argument (a check
-/// failed and the handler returned), dynamics_failed (a joint pivot of the ABA / OSCM or the configuration:
-/// see `dynamics`) or lcp_failed (the LCP of `phase`: see `lcp`).
+/// failed and the handler returned, or a contact's value is out of range), non_finite_input (an input, or a
+/// contact's value, is a NaN or an infinity), dynamics_failed (a joint pivot of the ABA / OSCM or the
+/// configuration: see `dynamics`) or lcp_failed (the LCP of `phase`: see `lcp`). A bad contact value has
+/// argument "contacts", `row` the contact's index, `field` its name, `value` the value (for a normal: its
+/// length) and `expected` what it must be (docs/contact.md#checked-contact-values); to_string prints them.
 template <class Scalar>
 struct ContactStepStatus : Status {
   enum class Phase { none, compression, decompression, time_step };
   Phase phase = Phase::none;        ///< the LCP that failed
   ContactLcpStatus<Scalar> lcp;     ///< that LCP's status (the time step's when solved)
   Status dynamics;                  ///< the ABA / OSCM status
+  const char* field = nullptr;      ///< the bad field of contact `row` ("mu", "restitution", "normal", "distance")
+  const char* expected = nullptr;   ///< what that field must be (a string literal)
+  Scalar value = Scalar(0);         ///< the bad value (for the normal: its length)
 };
+
+/// The status, and for a bad contact value "contact i: field = value, expected …" (set-up and logging only).
+template <class Scalar>
+std::string to_string(const ContactStepStatus<Scalar>& s) {
+  std::string text = to_string(static_cast<const Status&>(s));
+  if (s.field != nullptr) {
+    std::ostringstream value;
+    value.precision(17);
+    value << s.value;
+    text += ": contact " + std::to_string(s.row) + ": " + s.field + " = " + value.str() + ", expected " + s.expected;
+  }
+  return text;
+}
 
 template <class Scalar, int N>
 struct ContactStepWorkspace {

@@ -2,7 +2,8 @@
 //
 // Reference: the q̇(v) map of every joint (joint.hpp): integrate with the quaternion exponential,
 // never q += v dt when nq ≠ nv; a semi-implicit Euler step of a contact time-stepping scheme,
-// θ⁺ = θ + Δt θ̇⁺, uses integrate. Exponential and logarithm of SO(3) / SE(2) / SE(3): Featherstone,
+// θ⁺ = θ + Δt θ̇⁺, uses integrate, except for free joints, whose body-frame velocity is not constant over a
+// step in free flight (contact_step moves them as rigid motions: docs/contact.md#free-joints). Exponential and logarithm of SO(3) / SE(2) / SE(3): Featherstone,
 // Rigid Body Dynamics Algorithms, Springer 2008, §4.4–4.5 (quaternions, q̇ from v); the closed forms
 // below are the standard Rodrigues-type series, written out here.
 //

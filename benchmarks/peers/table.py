@@ -86,12 +86,18 @@ def render(times, context, build, load, loaded=False):
              f"load average {load or 'unknown'}. Every library loaded the same URDF with its own loader and agreed "
              f"on τ, C, H, q̈, H⁻¹, H⁻¹ b, Λ⁻¹ and the modified ABA's q̈ (those it computes) before anything was timed. CPU ns per call, median of {reps} repetitions, "
              "interleaved at random in one pinned process."]
+    # Other jobs: the 1-minute load average before the run, and after it less the benchmark's own pinned
+    # process (the 5- and 15-minute averages still hold whatever ran before, so they judge nothing).
     busy = [float(x) for x in load.replace(",", " ").split() if x.replace(".", "", 1).isdigit()]
     cpus = context.get("num_cpus") or 0
-    if loaded or (busy and cpus and max(busy) > cpus / 2):
-        lines[-1] += (f" **Measured on a loaded machine** (load average up to {max(busy) if busy else '?'} on "
-                      f"{cpus or '?'} CPUs, other jobs sharing it): the ratios within the run are indicative only; "
-                      "re-run on an idle machine before judging a target.")
+    others = max(busy[0], busy[3] - 1.0 if len(busy) > 3 else 0.0) if busy else None
+    if loaded or others is None or others > 0.5:
+        lines[-1] += (f" **Measured on a loaded machine** (1-minute load average of other jobs up to "
+                      f"{'?' if others is None else round(others, 2)} on {cpus or '?'} CPUs): the ratios within the "
+                      "run are indicative only; re-run on an idle machine before judging a target.")
+    else:
+        lines[-1] += (f" Nothing else ran: the 1-minute load average of other jobs was at most {round(max(others, 0.0), 2)}"
+                      " (after the run, less the benchmark's own process).")
     lines.append("")
     lines += ["| kernel | model | scalar | " + " | ".join(f"{lib} ns" for lib in libraries) + " | treedyn ÷ fastest peer |",
               "| --- | --- | --- | " + " | ".join("---:" for _ in libraries) + " | ---: |"]

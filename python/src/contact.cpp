@@ -23,6 +23,7 @@
 #include <pybind11/stl.h>
 
 #include "common.hpp"
+#include "treedyn/contact/contact_metrics.hpp"
 #include "treedyn/robots/sphere_pendulum.hpp"
 
 namespace treedyn::python {
@@ -757,7 +758,27 @@ void bind_step(py::module_& m) {
       }, "list of ContactPhase, one per contact of the last step")
       .def_property_readonly("status", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::cast(step_report(of)); });
-      }, "ContactStepStatus of the last step");
+      }, "ContactStepStatus of the last step")
+      .def_property_readonly("metrics", [](const StepPy& w) {
+        return w.visit([](const auto& of) {
+          const auto metrics = treedyn::contact_metrics(of.ws, of.contacts);
+          py::dict out;
+          out["approach"] = static_cast<double>(metrics.worst.approach);
+          out["signorini"] = static_cast<double>(metrics.worst.signorini);
+          out["cone"] = static_cast<double>(metrics.worst.cone);
+          out["dissipation"] = static_cast<double>(metrics.worst.dissipation);
+          out["bilateral"] = static_cast<double>(metrics.bilateral);
+          out["approach_contact"] = metrics.approach_contact;
+          out["signorini_contact"] = metrics.signorini_contact;
+          out["cone_contact"] = metrics.cone_contact;
+          out["dissipation_contact"] = metrics.dissipation_contact;
+          out["contacts"] = metrics.contacts;
+          return py::object(out);
+        });
+      }, "dict of the last step's violations of the contact laws (docs/contact.md#contact-metrics): 'approach'\n"
+         "(m/s), 'signorini' (N s m/s), 'cone' (N s), 'dissipation' (N s m/s): each the largest over the contacts,\n"
+         "with the contact it was found at ('<name>_contact', -1 for none); 'bilateral' the largest |velocity| of\n"
+         "a bilateral row; 'contacts' the number measured (0 after a failed step)");
 
   m.def(
       "contact_step",

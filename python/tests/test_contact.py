@@ -327,3 +327,34 @@ def test_threads_sharing_a_workspace_get_the_serial_result():
     assert len(results) == 2
     for r in results:
         np.testing.assert_array_equal(r, serial[0])
+
+
+@pytest.mark.parametrize("directions", [4, 8])
+def test_metrics_of_a_sphere_sliding_between_two_pyramid_directions(dtype, directions):
+    """contact_metrics through ContactStep.metrics: sliding along a direction of the pyramid nothing is violated;
+    on the bisector of two directions the friction falls short of Coulomb's maximum dissipation by exactly
+    mu F_n |w_t| (1 - cos(pi/n_f)) (docs/contact.md#contact-metrics), w_t the contact point's slip after the step."""
+    model = sphere_model(dtype)
+    mu, dt, v0 = 0.2, 1e-3, 2.0
+    ws = treedyn.ContactStep(model, 1, directions)
+    q = state(dtype, (0, 0, RADIUS))
+    contact = treedyn.Contact(body_a=0, point_a=(0, 0, -RADIUS), normal=(0, 0, 1), mu=mu,
+                              friction_directions=directions, tangent=(1, 0, 0))
+    for angle in (0.0, np.pi / directions):
+        v = np.array([0, 0, 0, v0 * np.cos(angle), v0 * np.sin(angle), 0], dtype)
+        q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), [contact], dt)
+        assert status.ok
+        x, y, z, w = (float(c) for c in q1[3:7])  # the new body frame: world = R * body
+        R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+        slip_vector = R @ v1[3:].astype(float) + np.cross(R @ v1[:3].astype(float), (0, 0, -RADIUS))
+        slip, F_n = np.linalg.norm(slip_vector[:2]), float(ws.normal_impulses[0])
+        metrics = ws.metrics
+        assert metrics["contacts"] == 1
+        tol = 256 * eps(dtype)
+        assert metrics["approach"] <= tol * v0 and metrics["cone"] <= tol * MASS * G * dt
+        expected = mu * F_n * slip * (1 - np.cos(np.pi / directions)) if angle > 0 else 0.0
+        assert metrics["dissipation"] == pytest.approx(expected, abs=tol * v0 * F_n, rel=64 * eps(dtype))
+        if angle > 0:
+            assert metrics["dissipation_contact"] == 0

@@ -1,9 +1,11 @@
 // No allocation in the contact time step (contact_step.hpp: ABA, OSCM on retargeted frames, the LCPs of the
-// collision and time-step phases, the impulse ABA, integrate), with the workspace sized once for more
-// contacts than a step has, with and without a bilateral constraint. One scalar per translation unit.
+// collision and time-step phases, the impulse ABA, integrate) and in contact_metrics after it, with the
+// workspace sized once for more contacts than a step has, with and without a bilateral constraint. One
+// scalar per translation unit.
 #include "no_alloc/no_alloc_support.hpp"
 #include "support/scalars.hpp"
 
+#include "treedyn/contact/contact_metrics.hpp"
 #include "treedyn/contact/contact_step.hpp"
 
 namespace {
@@ -58,6 +60,7 @@ void require_contact_step_allocation_free() {
                                               << (v == &falling ? ", colliding" : ""));
         CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, *v, tau, *list, T(1e-3)); }) == 0);
         REQUIRE(ws.status().ok());
+        CHECK(allocations_in([&] { (void)contact_metrics(ws, *list); }) == 0);
       }
     CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, resting, tau, bad, T(1e-3)); }) == 0);
     CHECK(ws.status().code == Status::Code::invalid_argument);

@@ -308,7 +308,7 @@ bool contact_time_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, Con
     return false;
   }
   ws.last_lcp_size = ws.lcp.lcp_size();
-  auto& p = vel;                                                                    // T5
+  auto p = ws.step_impulses.head(m);                                                // T5 (vel kept: contact_metrics)
   p.head(3 * n) = ws.lcp.impulse();
   p.tail(nb) = ws.lcp.bilateral_impulse();
   ws.impulses.head(3 * n) += p.head(3 * n);

@@ -75,6 +75,7 @@ struct ContactStepWorkspace {
         G(MatrixX::Zero(3 * max_contacts + n_b, 3 * max_contacts + n_b)),
         G_touching(MatrixX::Zero(3 * max_contacts + n_b, 3 * max_contacts + n_b)),
         row_values(VectorX::Zero(3 * max_contacts + n_b)), touching_values(VectorX::Zero(3 * max_contacts + n_b)),
+        step_impulses(VectorX::Zero(3 * max_contacts + n_b)),
         impulses(VectorX::Zero(3 * max_contacts)), normal_impulses(VectorX::Zero(max_contacts)),
         normals(VectorX::Zero(3 * max_contacts)),
         qdd_free(VectorX::Zero(model.nv())), v_free(VectorX::Zero(model.nv())), dqd(VectorX::Zero(model.nv())),
@@ -126,8 +127,10 @@ struct ContactStepWorkspace {
   ContactLcpWorkspace<Scalar> lcp;   ///< T3, T4: the LCPs
   MatrixX G;                      ///< T2: G of all rows
   MatrixX G_touching;             ///< T3: G of the rows of the contacts that touch (and the bilateral rows)
-  VectorX row_values;             ///< relative velocities of all rows (and, between uses, their impulses)
+  VectorX row_values;             ///< relative velocities of all rows (and, between uses, their impulses);
+                                  ///< after a step, the time step's (with the gap term; contact_metrics)
   VectorX touching_values;        ///< the same for the touching rows (T3; ϑ during decompression)
+  VectorX step_impulses;          ///< T5: [F_u; p_b] of the time-step LCP (row_values keeps its velocities)
   VectorX impulses;               ///< linear impulse on A per contact, summed over the phases (impulse(i))
   VectorX normal_impulses;        ///< F_n per contact (normal_impulse(i))
   VectorX normals;                ///< the unit normals, 3 per contact (normal(i))

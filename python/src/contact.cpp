@@ -720,6 +720,20 @@ void bind_step(py::module_& m) {
             });
           },
           "approach speed -n.v (m/s) above which a contact collides (restitution applies); default 1e-3")
+      .def_property(
+          "stabilisation",
+          [](const StepPy& w) { return w.visit([](const auto& of) { return py::float_(of.ws.stabilisation); }); },
+          [](StepPy& w, double beta) {
+            if (!(beta >= 0.0 && beta <= 1.0))
+              value_error("ContactStep.stabilisation must be in [0, 1]; given " + std::to_string(beta));
+            w.visit([beta](auto& of) {
+              using S = std::remove_reference_t<decltype(of.ws.stabilisation)>;
+              of.ws.stabilisation = static_cast<S>(beta);
+              return py::object();
+            });
+          },
+          "beta of the drift correction (docs/contact.md#drift-correction): the fraction of each penetration and\n"
+          "bilateral position error removed per step by moving positions only; 0 switches it off; default 0.2")
       .def_property_readonly("q_next", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::object(copy_out<typename std::decay_t<decltype(of.ws.q_next)>::Scalar>(of.ws.q_next)); });
       }, "(nq,) q after the last step")

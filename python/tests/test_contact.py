@@ -358,3 +358,23 @@ def test_metrics_of_a_sphere_sliding_between_two_pyramid_directions(dtype, direc
         assert metrics["dissipation"] == pytest.approx(expected, abs=tol * v0 * F_n, rel=64 * eps(dtype))
         if angle > 0:
             assert metrics["dissipation_contact"] == 0
+
+
+def test_drift_correction_moves_a_sunken_sphere_out_without_velocity(dtype):
+    """ContactStep.stabilisation (docs/contact.md#drift-correction): a sphere 1 mm into the floor rises by the
+    fraction beta of its depth per step, with its velocity left at rest; 0 switches the correction off."""
+    model = sphere_model(dtype)
+    geometry = ground(model)
+    depth, dt = 1e-3, 1e-3
+    for beta in (0.0, 0.5):
+        ws = treedyn.ContactStep(model, geometry.max_contacts)
+        assert ws.stabilisation == pytest.approx(0.2)
+        ws.stabilisation = beta
+        q, v = state(dtype, (0, 0, RADIUS - depth)), np.zeros(6, dtype)
+        contacts = treedyn.detect_contacts(model, geometry, q, 1e-3, mu=0.5)
+        q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), contacts, dt)
+        assert status.ok
+        assert RADIUS - float(q1[2]) == pytest.approx((1 - beta) * depth, rel=1e3 * eps(dtype))
+        assert np.abs(v1).max() <= 64 * eps(dtype) * G * dt
+    with pytest.raises(ValueError, match="stabilisation"):
+        ws.stabilisation = 1.5

@@ -25,8 +25,8 @@
 //       start (detail/free_joint_step.hpp, docs/contact.md#free-joints); v_u = J v_f by a velocity
 //       pass (eq. 53's v_u⁻ + Q_u α^f Δt with the J̇ q̇ Δt term dropped, as Jain drops Q̇); a contact with
 //       distance d > 0 may close its gap within the step: its normal row gets + d/Δt (target n̂ᵀv⁺ ≥
-//       −d/Δt). A penetration (d < 0) is not corrected (no stabilisation). v_b = the bilateral rows of
-//       J v_f (U̇ = 0: the constraint holds the relative velocity at zero, without drift correction).
+//       −d/Δt). A penetration (d < 0) is left to T7. v_b = the bilateral rows of J v_f (U̇ = 0: the
+//       constraint holds the relative velocity at zero; T7 corrects the position error).
 //       contact_lcp (Schur elimination of p_b, Lemke) gives the impulses.
 //   T5  Impulses to joint velocities: θ̇⁺ = v_f + M⁻¹ J* p by impulse_aba (O(N), the articulated inertias
 //       of T2's oscm, no M⁻¹ formed).
@@ -35,6 +35,9 @@
 //       v_O⁺ re-expressed in the new body frame. First order; free flight of a body whose centre of mass is
 //       its origin keeps its linear momentum (without gravity), and a torque-free spin about a principal
 //       axis (any axis for a sphere) keeps ω, |v_O| and the kinetic energy to round-off for any Δt.
+//   T7  Drift correction (detail/drift_correction.hpp, docs/contact.md#drift-correction): a post-step
+//       projection of the positions on the same rows — a fraction ws.stabilisation of each penetration and
+//       bilateral position error removed per step — that changes no velocity.
 // Results: ws.q_next, ws.v_next, per contact the normal impulse F_n ≥ 0 and the friction impulse (world
 // coordinates) summed over the step's phases, and its phase; lcp_size() = n_b + n_u (n_f + 2) of the
 // last LCP solved (Jain's Table 2 count).
@@ -62,6 +65,7 @@
 #include "treedyn/contact/contact_step_workspace.hpp"
 #include "treedyn/contact/detail/constraint_rows.hpp"
 #include "treedyn/contact/detail/contact_step_checks.hpp"
+#include "treedyn/contact/detail/drift_correction.hpp"
 #include "treedyn/contact/detail/free_joint_step.hpp"
 
 namespace treedyn {
@@ -130,8 +134,14 @@ int contact_constraint_rows(const Model<Scalar, N>& model, Data<Scalar, N>& data
     ws.normals.template segment<3>(3 * static_cast<Eigen::Index>(i)) = c.normal.normalized();
     ws.phases[i] = ContactPhase::contact;
   }
+  int error_row = 0;
   for (const BilateralConstraint<Scalar>& b : ws.bilateral) {
     const FrameRows rows{b.rows};
+    const Transform<Scalar> X_a0 = b.frame_a * data.X_world[b.body_a];                // ^{F_a}X_0, ^{F_b}X_0 (T7)
+    const Transform<Scalar> X_b0 = b.body_b != world ? b.frame_b * data.X_world[b.body_b] : b.frame_b;
+    auto error = ws.bilateral_error.segment(error_row, rows.count());
+    bilateral_position_error(b, X_a0, X_b0, error);
+    error_row += rows.count();
     const Spec on_b = b.body_b != world
                           ? Spec{b.body_b, b.frame_a * data.X_world[b.body_a] * data.X_world[b.body_b].inverse(), rows}
                           : Spec{};
@@ -329,6 +339,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
   TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   ws.last_status = ContactStepStatus<Scalar>{};
+  ws.correction_lcp_status = ContactLcpStatus<Scalar>{};
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);
   if (!detail::contact_values_ok(ws, contacts)) return ws.last_status;
@@ -346,6 +357,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   if (!detail::contact_time_step(model, data, ws, q, qd, contacts, dt, m)) return ws.last_status;  // T4, T5
   for (int i = 0; i < n; ++i) ws.normal_impulses(i) = ws.normal(i).dot(ws.impulse(i));
   detail::contact_step_configuration(model, q, ws.v_next, dt, ws.q_next);                        // T6
+  detail::contact_drift_correction(model, data, ws, contacts, dt);                                 // T7
   return ws.last_status;
 }
 

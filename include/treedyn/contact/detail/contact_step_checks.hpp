@@ -29,6 +29,8 @@ bool contact_step_arguments_ok(const Model<Scalar, N>& model, const Data<Scalar,
   TREEDYN_CHECK(n <= ws.contact_capacity, "contact_step", "contacts", "at most the workspace's max_contacts",
                 ws.contact_capacity, n, return false);
   TREEDYN_CHECK(dt > Scalar(0) && std::isfinite(dt), "contact_step", "dt", "a finite step > 0", -1, -1, return false);
+  TREEDYN_CHECK(ws.stabilisation >= Scalar(0) && ws.stabilisation <= Scalar(1) && ws.correction_slop >= Scalar(0),
+                "contact_step", "ws.stabilisation", "in [0, 1], with ws.correction_slop >= 0", -1, -1, return false);
   for (const Contact<Scalar>& c : contacts) {
     TREEDYN_CHECK(c.body_a >= 0 && c.body_a < model.nbodies(), "contact_step", "contacts[].body_a",
                   "a body of the model, < model.nbodies()", model.nbodies(), c.body_a, return false);

@@ -23,6 +23,7 @@
 #include <pybind11/stl.h>
 
 #include "common.hpp"
+#include "treedyn/contact/contact_metrics.hpp"
 #include "treedyn/robots/sphere_pendulum.hpp"
 
 namespace treedyn::python {
@@ -719,6 +720,20 @@ void bind_step(py::module_& m) {
             });
           },
           "approach speed -n.v (m/s) above which a contact collides (restitution applies); default 1e-3")
+      .def_property(
+          "stabilisation",
+          [](const StepPy& w) { return w.visit([](const auto& of) { return py::float_(of.ws.stabilisation); }); },
+          [](StepPy& w, double beta) {
+            if (!(beta >= 0.0 && beta <= 1.0))
+              value_error("ContactStep.stabilisation must be in [0, 1]; given " + std::to_string(beta));
+            w.visit([beta](auto& of) {
+              using S = std::remove_reference_t<decltype(of.ws.stabilisation)>;
+              of.ws.stabilisation = static_cast<S>(beta);
+              return py::object();
+            });
+          },
+          "beta of the drift correction (docs/contact.md#drift-correction): the fraction of each penetration and\n"
+          "bilateral position error removed per step by moving positions only; 0 switches it off; default 0.2")
       .def_property_readonly("q_next", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::object(copy_out<typename std::decay_t<decltype(of.ws.q_next)>::Scalar>(of.ws.q_next)); });
       }, "(nq,) q after the last step")
@@ -757,7 +772,27 @@ void bind_step(py::module_& m) {
       }, "list of ContactPhase, one per contact of the last step")
       .def_property_readonly("status", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::cast(step_report(of)); });
-      }, "ContactStepStatus of the last step");
+      }, "ContactStepStatus of the last step")
+      .def_property_readonly("metrics", [](const StepPy& w) {
+        return w.visit([](const auto& of) {
+          const auto metrics = treedyn::contact_metrics(of.ws, of.contacts);
+          py::dict out;
+          out["approach"] = static_cast<double>(metrics.worst.approach);
+          out["signorini"] = static_cast<double>(metrics.worst.signorini);
+          out["cone"] = static_cast<double>(metrics.worst.cone);
+          out["dissipation"] = static_cast<double>(metrics.worst.dissipation);
+          out["bilateral"] = static_cast<double>(metrics.bilateral);
+          out["approach_contact"] = metrics.approach_contact;
+          out["signorini_contact"] = metrics.signorini_contact;
+          out["cone_contact"] = metrics.cone_contact;
+          out["dissipation_contact"] = metrics.dissipation_contact;
+          out["contacts"] = metrics.contacts;
+          return py::object(out);
+        });
+      }, "dict of the last step's violations of the contact laws (docs/contact.md#contact-metrics): 'approach'\n"
+         "(m/s), 'signorini' (N s m/s), 'cone' (N s), 'dissipation' (N s m/s): each the largest over the contacts,\n"
+         "with the contact it was found at ('<name>_contact', -1 for none); 'bilateral' the largest |velocity| of\n"
+         "a bilateral row; 'contacts' the number measured (0 after a failed step)");
 
   m.def(
       "contact_step",

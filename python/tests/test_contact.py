@@ -327,3 +327,54 @@ def test_threads_sharing_a_workspace_get_the_serial_result():
     assert len(results) == 2
     for r in results:
         np.testing.assert_array_equal(r, serial[0])
+
+
+@pytest.mark.parametrize("directions", [4, 8])
+def test_metrics_of_a_sphere_sliding_between_two_pyramid_directions(dtype, directions):
+    """contact_metrics through ContactStep.metrics: sliding along a direction of the pyramid nothing is violated;
+    on the bisector of two directions the friction falls short of Coulomb's maximum dissipation by exactly
+    mu F_n |w_t| (1 - cos(pi/n_f)) (docs/contact.md#contact-metrics), w_t the contact point's slip after the step."""
+    model = sphere_model(dtype)
+    mu, dt, v0 = 0.2, 1e-3, 2.0
+    ws = treedyn.ContactStep(model, 1, directions)
+    q = state(dtype, (0, 0, RADIUS))
+    contact = treedyn.Contact(body_a=0, point_a=(0, 0, -RADIUS), normal=(0, 0, 1), mu=mu,
+                              friction_directions=directions, tangent=(1, 0, 0))
+    for angle in (0.0, np.pi / directions):
+        v = np.array([0, 0, 0, v0 * np.cos(angle), v0 * np.sin(angle), 0], dtype)
+        q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), [contact], dt)
+        assert status.ok
+        x, y, z, w = (float(c) for c in q1[3:7])  # the new body frame: world = R * body
+        R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+        slip_vector = R @ v1[3:].astype(float) + np.cross(R @ v1[:3].astype(float), (0, 0, -RADIUS))
+        slip, F_n = np.linalg.norm(slip_vector[:2]), float(ws.normal_impulses[0])
+        metrics = ws.metrics
+        assert metrics["contacts"] == 1
+        tol = 256 * eps(dtype)
+        assert metrics["approach"] <= tol * v0 and metrics["cone"] <= tol * MASS * G * dt
+        expected = mu * F_n * slip * (1 - np.cos(np.pi / directions)) if angle > 0 else 0.0
+        assert metrics["dissipation"] == pytest.approx(expected, abs=tol * v0 * F_n, rel=64 * eps(dtype))
+        if angle > 0:
+            assert metrics["dissipation_contact"] == 0
+
+
+def test_drift_correction_moves_a_sunken_sphere_out_without_velocity(dtype):
+    """ContactStep.stabilisation (docs/contact.md#drift-correction): a sphere 1 mm into the floor rises by the
+    fraction beta of its depth per step, with its velocity left at rest; 0 switches the correction off."""
+    model = sphere_model(dtype)
+    geometry = ground(model)
+    depth, dt = 1e-3, 1e-3
+    for beta in (0.0, 0.5):
+        ws = treedyn.ContactStep(model, geometry.max_contacts)
+        assert ws.stabilisation == pytest.approx(0.2)
+        ws.stabilisation = beta
+        q, v = state(dtype, (0, 0, RADIUS - depth)), np.zeros(6, dtype)
+        contacts = treedyn.detect_contacts(model, geometry, q, 1e-3, mu=0.5)
+        q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), contacts, dt)
+        assert status.ok
+        assert RADIUS - float(q1[2]) == pytest.approx((1 - beta) * depth, rel=1e3 * eps(dtype))
+        assert np.abs(v1).max() <= 64 * eps(dtype) * G * dt
+    with pytest.raises(ValueError, match="stabilisation"):
+        ws.stabilisation = 1.5

@@ -332,12 +332,13 @@ TEMPLATE_TEST_CASE("a hinge between two free bodies holds its relative velocity 
     v = ws.v_next;
     // relative spatial velocity of F_a with respect to body 1's frame at F_a's placement, F_a coordinates,
     // at the configuration of the step (the rows J(q) v⁺ the LCP holds at zero). v⁺ is expressed in the
-    // body frames at q⁺: each free body's linear velocity back in its frame at q is R(q)ᵀ R(q⁺) v_O⁺
-    // (docs/contact.md#free-joints; ω is the same in both frames).
+    // body frames at q⁺: each free body's velocity back in its frame at q is R(q)ᵀ R(q⁺) v⁺, angular and
+    // linear (docs/contact.md#free-joints; T6's own turn leaves ω as it is, the drift correction's turns it).
     for (const int body : {0, 1}) {
       const Matrix3<T> R0 = detail::quaternion_rotation(q.template segment<4>(7 * body + 3));
       const Matrix3<T> R1 = detail::quaternion_rotation(ws.q_next.template segment<4>(7 * body + 3));
-      v.template segment<3>(6 * body + 3) = R0.transpose() * (R1 * v.template segment<3>(6 * body + 3));
+      for (const int part : {0, 3})
+        v.template segment<3>(6 * body + part) = R0.transpose() * (R1 * v.template segment<3>(6 * body + part));
     }
     forward_kinematics(model, data, q);
     const Transform<T> Xa = hinge.frame_a;

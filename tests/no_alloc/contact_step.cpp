@@ -1,9 +1,11 @@
 // No allocation in the contact time step (contact_step.hpp: ABA, OSCM on retargeted frames, the LCPs of the
-// collision and time-step phases, the impulse ABA, integrate), with the workspace sized once for more
-// contacts than a step has, with and without a bilateral constraint. One scalar per translation unit.
+// collision and time-step phases, the impulse ABA, integrate, the drift correction) and in contact_metrics, with the
+// workspace sized once for more contacts than a step has, with and without a bilateral constraint. One
+// scalar per translation unit.
 #include "no_alloc/no_alloc_support.hpp"
 #include "support/scalars.hpp"
 
+#include "treedyn/contact/contact_metrics.hpp"
 #include "treedyn/contact/contact_step.hpp"
 
 namespace {
@@ -46,18 +48,22 @@ void require_contact_step_allocation_free() {
   falling(5) = falling(11) = T(-1);  // both cubes approach the plane at 1 m/s: collisions
   VectorX spinning = VectorX::Zero(12);  // the free joints' rigid-motion step with ω × v_O ≠ 0
   spinning << T(3), T(-2), T(1), T(0.5), T(0.2), T(0), T(-1), T(2), T(0.5), T(0.1), T(0.3), T(0);
+  std::vector<Contact<T>> deep(four);  // 1 mm into the plane: the drift correction's LCP and impulse run
+  for (Contact<T>& c : deep) c.distance = T(-1e-3);
   std::vector<Contact<T>> bad(four);
   bad[2].restitution = T(1.5);  // a bad contact value: the status path names it without allocating
   for (const bool bilateral : {false, true}) {
     ContactStepWorkspace<T, Dynamic> ws(model, 10, 6,
                                         bilateral ? std::vector<BilateralConstraint<T>>{hinge}
                                                   : std::vector<BilateralConstraint<T>>{});
-    for (const std::vector<Contact<T>>* list : {&contacts, &four, &none})
+    for (const std::vector<Contact<T>>* list : {&contacts, &four, &none, &deep})
       for (const auto* v : {&resting, &falling, &spinning}) {
         INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts"
                                               << (v == &falling ? ", colliding" : ""));
         CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, *v, tau, *list, T(1e-3)); }) == 0);
         REQUIRE(ws.status().ok());
+        CHECK(ws.correction_status().ok());
+        CHECK(allocations_in([&] { (void)contact_metrics(ws, *list); }) == 0);
       }
     CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, resting, tau, bad, T(1e-3)); }) == 0);
     CHECK(ws.status().code == Status::Code::invalid_argument);

@@ -56,7 +56,9 @@ struct Contact {
 /// on body A at placement ^{F_a}X_A = frame_a, frame F_b on body B (or on the world: body_b = world, then
 /// frame_b is ^{F_b}X_0); the selected rows of the relative spatial velocity of F_a with respect to F_b,
 /// in F_a's coordinates (angular x, y, z, linear x, y, z, as FrameRows), are held at zero. A hinge about
-/// F_a's z axis selects FrameRows{0x3B} (angular x, y and the three linear rows): 5 rows.
+/// F_a's z axis selects FrameRows{0x3B} (angular x, y and the three linear rows): 5 rows. F_b is where F_a
+/// belongs: contact_step's drift correction moves the selected rows of F_a's placement relative to F_b
+/// back towards zero (docs/contact.md#drift-correction), so frame_b must match frame_a in the initial state.
 template <class Scalar>
 struct BilateralConstraint {
   int body_a = 0;

@@ -25,8 +25,8 @@
 //       start (detail/free_joint_step.hpp, docs/contact.md#free-joints); v_u = J v_f by a velocity
 //       pass (eq. 53's v_u⁻ + Q_u α^f Δt with the J̇ q̇ Δt term dropped, as Jain drops Q̇); a contact with
 //       distance d > 0 may close its gap within the step: its normal row gets + d/Δt (target n̂ᵀv⁺ ≥
-//       −d/Δt). A penetration (d < 0) is not corrected (no stabilisation). v_b = the bilateral rows of
-//       J v_f (U̇ = 0: the constraint holds the relative velocity at zero, without drift correction).
+//       −d/Δt). A penetration (d < 0) is left to T7. v_b = the bilateral rows of J v_f (U̇ = 0: the
+//       constraint holds the relative velocity at zero; T7 corrects the position error).
 //       contact_lcp (Schur elimination of p_b, Lemke) gives the impulses.
 //   T5  Impulses to joint velocities: θ̇⁺ = v_f + M⁻¹ J* p by impulse_aba (O(N), the articulated inertias
 //       of T2's oscm, no M⁻¹ formed).
@@ -35,6 +35,9 @@
 //       v_O⁺ re-expressed in the new body frame. First order; free flight of a body whose centre of mass is
 //       its origin keeps its linear momentum (without gravity), and a torque-free spin about a principal
 //       axis (any axis for a sphere) keeps ω, |v_O| and the kinetic energy to round-off for any Δt.
+//   T7  Drift correction (detail/drift_correction.hpp, docs/contact.md#drift-correction): a post-step
+//       projection of the positions on the same rows — a fraction ws.stabilisation of each penetration and
+//       bilateral position error removed per step — that changes no velocity.
 // Results: ws.q_next, ws.v_next, per contact the normal impulse F_n ≥ 0 and the friction impulse (world
 // coordinates) summed over the step's phases, and its phase; lcp_size() = n_b + n_u (n_f + 2) of the
 // last LCP solved (Jain's Table 2 count).
@@ -51,7 +54,6 @@
 // written. A failed LCP leaves q_next = q, v_next = q̇ and names the phase and the LCP status.
 #pragma once
 
-#include <cmath>
 #include <vector>
 
 #include <Eigen/Core>
@@ -62,90 +64,13 @@
 #include "treedyn/contact/contact_lcp.hpp"
 #include "treedyn/contact/contact_step_workspace.hpp"
 #include "treedyn/contact/detail/constraint_rows.hpp"
+#include "treedyn/contact/detail/contact_step_checks.hpp"
+#include "treedyn/contact/detail/drift_correction.hpp"
 #include "treedyn/contact/detail/free_joint_step.hpp"
-#include "treedyn/model/configuration.hpp"
 
 namespace treedyn {
 
 namespace detail {
-
-/// The entry checks of contact_step: data, ws, q, q̇, τ fit the model; at most max_contacts contacts, each on
-/// bodies of the model with friction directions the workspace holds; Δt finite and > 0.
-template <class Scalar, int N, class Dq, class Dv, class Dt>
-bool contact_step_arguments_ok(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
-                               const ContactStepWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dq>& q,
-                               const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Dt>& tau,
-                               const std::vector<Contact<Scalar>>& contacts, Scalar dt) noexcept {
-  const int n = static_cast<int>(contacts.size());
-  if (!forward_dynamics_arguments_ok("contact_step", model, data, q, qd, tau, NoExternalForces<Scalar>{}) ||
-      !same_model("contact_step", "ws", ws.model_id, model.id()))
-    return false;
-  TREEDYN_CHECK(n <= ws.contact_capacity, "contact_step", "contacts", "at most the workspace's max_contacts",
-                ws.contact_capacity, n, return false);
-  TREEDYN_CHECK(dt > Scalar(0) && std::isfinite(dt), "contact_step", "dt", "a finite step > 0", -1, -1, return false);
-  for (const Contact<Scalar>& c : contacts) {
-    TREEDYN_CHECK(c.body_a >= 0 && c.body_a < model.nbodies(), "contact_step", "contacts[].body_a",
-                  "a body of the model, < model.nbodies()", model.nbodies(), c.body_a, return false);
-    TREEDYN_CHECK(c.body_b >= world && c.body_b < model.nbodies() && c.body_b != c.body_a, "contact_step",
-                  "contacts[].body_b", "`world` (-1) or a body of the model other than body_a, < model.nbodies()",
-                  model.nbodies(), c.body_b, return false);
-    TREEDYN_CHECK(c.friction_directions >= 2 && c.friction_directions % 2 == 0 && c.friction_directions <= ws.friction_capacity,
-                  "contact_step", "contacts", "friction_directions even, >= 2 and at most the workspace's maximum",
-                  ws.friction_capacity, c.friction_directions, return false);
-  }
-  return true;
-}
-
-/// Contact i's value `value` of `field` is bad: status `code` (invalid_argument, or non_finite_input for a NaN
-/// or an infinity) naming the contact, the field, the value and what it must be. Returns false.
-template <class Scalar, int N>
-bool contact_value_failed(ContactStepWorkspace<Scalar, N>& ws, int i, const char* field, const Scalar& value,
-                          const char* expected) noexcept {
-  using std::isfinite;
-  ws.last_status.code = isfinite(value) ? Status::Code::invalid_argument : Status::Code::non_finite_input;
-  ws.last_status.call = "contact_step";
-  ws.last_status.argument = "contacts";
-  ws.last_status.row = i;
-  ws.last_status.index = Status::Index::entry;
-  ws.last_status.field = field;
-  ws.last_status.expected = expected;
-  ws.last_status.value = value;
-  return false;
-}
-
-/// The values of every contact (docs/contact.md#checked-contact-values): μ finite and ≥ 0, ε finite in
-/// [0, 1], the normal finite and non-zero (a normal that is not of unit length is normalised), the distance
-/// finite, the points and the tangent finite. False (status naming the first bad contact, its field and its
-/// value) otherwise. Each check is a comparison or two: no allocation, nothing printed.
-template <class Scalar, int N>
-bool contact_values_ok(ContactStepWorkspace<Scalar, N>& ws, const std::vector<Contact<Scalar>>& contacts) noexcept {
-  using std::isfinite;
-  for (int i = 0; i < static_cast<int>(contacts.size()); ++i) {
-    const Contact<Scalar>& c = contacts[static_cast<std::size_t>(i)];
-    if (!(c.mu >= Scalar(0)) || !isfinite(c.mu)) return contact_value_failed(ws, i, "mu", c.mu, "finite and >= 0");
-    if (!(c.restitution >= Scalar(0) && c.restitution <= Scalar(1)))
-      return contact_value_failed(ws, i, "restitution", c.restitution, "in [0, 1]");
-    const Scalar length = c.normal.norm();
-    if (!(length > Scalar(0)) || !isfinite(length))
-      return contact_value_failed(ws, i, "normal", length, "a finite, non-zero vector (its length is the value)");
-    if (!isfinite(c.distance)) return contact_value_failed(ws, i, "distance", c.distance, "finite");
-    for (const Vector3<Scalar>* x : {&c.point_a, &c.point_b, &c.tangent}) {
-      const Scalar s = x->sum();
-      if (!isfinite(s))
-        return contact_value_failed(ws, i, x == &c.point_a ? "point_a" : x == &c.point_b ? "point_b" : "tangent", s,
-                                    "finite (the value is the sum of its entries)");
-    }
-  }
-  return true;
-}
-
-/// Ends the step with a failure `code`, reported by contact_step; returns the status.
-template <class Scalar, int N>
-const ContactStepStatus<Scalar>& contact_step_fail(ContactStepWorkspace<Scalar, N>& ws, Status::Code code) noexcept {
-  ws.last_status.code = code;
-  ws.last_status.call = "contact_step";
-  return ws.last_status;
-}
 
 /// A failed LCP of `phase`: q_next = q, v_next = q̇ (the step is not taken) and the LCP's status.
 template <class Scalar, int N, class Dq, class Dv>
@@ -209,8 +134,14 @@ int contact_constraint_rows(const Model<Scalar, N>& model, Data<Scalar, N>& data
     ws.normals.template segment<3>(3 * static_cast<Eigen::Index>(i)) = c.normal.normalized();
     ws.phases[i] = ContactPhase::contact;
   }
+  int error_row = 0;
   for (const BilateralConstraint<Scalar>& b : ws.bilateral) {
     const FrameRows rows{b.rows};
+    const Transform<Scalar> X_a0 = b.frame_a * data.X_world[b.body_a];                // ^{F_a}X_0, ^{F_b}X_0 (T7)
+    const Transform<Scalar> X_b0 = b.body_b != world ? b.frame_b * data.X_world[b.body_b] : b.frame_b;
+    auto error = ws.bilateral_error.segment(error_row, rows.count());
+    bilateral_position_error(b, X_a0, X_b0, error);
+    error_row += rows.count();
     const Spec on_b = b.body_b != world
                           ? Spec{b.body_b, b.frame_a * data.X_world[b.body_a] * data.X_world[b.body_b].inverse(), rows}
                           : Spec{};
@@ -387,7 +318,7 @@ bool contact_time_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, Con
     return false;
   }
   ws.last_lcp_size = ws.lcp.lcp_size();
-  auto& p = vel;                                                                    // T5
+  auto p = ws.step_impulses.head(m);                                                // T5 (vel kept: contact_metrics)
   p.head(3 * n) = ws.lcp.impulse();
   p.tail(nb) = ws.lcp.bilateral_impulse();
   ws.impulses.head(3 * n) += p.head(3 * n);
@@ -408,6 +339,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
   TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   ws.last_status = ContactStepStatus<Scalar>{};
+  ws.correction_lcp_status = ContactLcpStatus<Scalar>{};
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);
   if (!detail::contact_values_ok(ws, contacts)) return ws.last_status;
@@ -424,8 +356,8 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   if (!detail::contact_collisions(model, data, ws, q, qd, contacts, dt)) return ws.last_status;  // T3
   if (!detail::contact_time_step(model, data, ws, q, qd, contacts, dt, m)) return ws.last_status;  // T4, T5
   for (int i = 0; i < n; ++i) ws.normal_impulses(i) = ws.normal(i).dot(ws.impulse(i));
-  integrate(model, q, ws.v_next, dt, ws.q_next);                                                  // T6
-  detail::free_joint_rigid_step(model, q, ws.v_next, dt, ws.q_next);
+  detail::contact_step_configuration(model, q, ws.v_next, dt, ws.q_next);                        // T6
+  detail::contact_drift_correction(model, data, ws, contacts, dt);                                 // T7
   return ws.last_status;
 }
 

@@ -75,6 +75,8 @@ struct ContactStepWorkspace {
         G(MatrixX::Zero(3 * max_contacts + n_b, 3 * max_contacts + n_b)),
         G_touching(MatrixX::Zero(3 * max_contacts + n_b, 3 * max_contacts + n_b)),
         row_values(VectorX::Zero(3 * max_contacts + n_b)), touching_values(VectorX::Zero(3 * max_contacts + n_b)),
+        step_impulses(VectorX::Zero(3 * max_contacts + n_b)), correction_impulses(VectorX::Zero(3 * max_contacts + n_b)),
+        bilateral_error(VectorX::Zero(n_b)), correction_lcp(max_contacts, 2, n_b),
         impulses(VectorX::Zero(3 * max_contacts)), normal_impulses(VectorX::Zero(max_contacts)),
         normals(VectorX::Zero(3 * max_contacts)),
         qdd_free(VectorX::Zero(model.nv())), v_free(VectorX::Zero(model.nv())), dqd(VectorX::Zero(model.nv())),
@@ -94,6 +96,16 @@ struct ContactStepWorkspace {
   /// The approach speed −n̂ᵀv above which a contact collides (T3), in the model's units of speed: by
   /// default 1e-3 m/s (1e-3 · g · 0.1 ms-scale steps, far below the speed a step of gravity builds up).
   Scalar collision_speed = Scalar(1e-3);
+  /// β of the drift correction (T7, docs/contact.md#drift-correction): the fraction of a closed contact's
+  /// penetration and of a bilateral constraint's position error removed per step by moving the positions
+  /// only (no velocity is changed). In [0, 1]; 0 switches the correction off.
+  Scalar stabilisation = Scalar(0.2);
+  /// Errors at most this large (m, or rad for angular bilateral rows) are left alone by T7: it runs only when
+  /// some penetration or bilateral error exceeds it. Default 1e-6.
+  Scalar correction_slop = Scalar(1e-6);
+  /// The status of the last drift correction's LCP (success when none was needed); a failed one leaves the
+  /// step's positions uncorrected and the step's own status unchanged.
+  [[nodiscard]] const ContactLcpStatus<Scalar>& correction_status() const noexcept { return correction_lcp_status; }
 
   /// F_n of contact i over the last step (all phases).
   [[nodiscard]] Scalar normal_impulse(int i) const noexcept { return normal_impulses(i); }
@@ -126,8 +138,14 @@ struct ContactStepWorkspace {
   ContactLcpWorkspace<Scalar> lcp;   ///< T3, T4: the LCPs
   MatrixX G;                      ///< T2: G of all rows
   MatrixX G_touching;             ///< T3: G of the rows of the contacts that touch (and the bilateral rows)
-  VectorX row_values;             ///< relative velocities of all rows (and, between uses, their impulses)
+  VectorX row_values;             ///< relative velocities of all rows (and, between uses, their impulses);
+                                  ///< after a step, the time step's (with the gap term; contact_metrics)
   VectorX touching_values;        ///< the same for the touching rows (T3; ϑ during decompression)
+  VectorX step_impulses;          ///< T5: [F_u; p_b] of the time-step LCP (row_values keeps its velocities)
+  VectorX correction_impulses;    ///< T7: the drift correction's pseudo-impulses p̂
+  VectorX bilateral_error;        ///< T2: the bilateral rows' position errors at the step's start (T7)
+  ContactLcpWorkspace<Scalar> correction_lcp;  ///< T7: the frictionless LCP of the drift correction
+  ContactLcpStatus<Scalar> correction_lcp_status;  ///< correction_status()
   VectorX impulses;               ///< linear impulse on A per contact, summed over the phases (impulse(i))
   VectorX normal_impulses;        ///< F_n per contact (normal_impulse(i))
   VectorX normals;                ///< the unit normals, 3 per contact (normal(i))

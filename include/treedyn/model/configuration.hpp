@@ -62,6 +62,65 @@ void for_each_joint_block(const Model<Scalar, N>& model, Step&& step) noexcept {
   for (int i = 0; i < model.nbodies(); ++i) step(model.joint(i).type, model.q_offset(i), model.v_offset(i));
 }
 
+/// One joint's block of integrate: q_out's entries iq… (the joint's nq) = the joint's q ⊕ v dt from q's and
+/// v's blocks at iq and iv (see the header comment). contact_step calls it for every joint but the free ones.
+template <class Scalar, class DerivedQ, class DerivedV, class Out>
+void integrate_joint(JointType type, const Eigen::MatrixBase<DerivedQ>& q, const Eigen::MatrixBase<DerivedV>& v,
+                     const Scalar& dt, Out& q_out, int iq, int iv) noexcept {
+  using std::cos;
+  using std::sin;
+  switch (type) {
+    case JointType::revolute:
+    case JointType::prismatic:
+    case JointType::helical: {
+      const Scalar qi = q(iq) + v(iv) * dt;
+      q_out(iq) = qi;
+      break;
+    }
+    case JointType::planar: {
+      const Scalar x = q(iq), y = q(iq + 1), theta = q(iq + 2);
+      const Scalar ux = v(iv) * dt, uy = v(iv + 1) * dt, phi = v(iv + 2) * dt;
+      const Scalar phi2 = phi * phi;
+      const detail::Coefficients2<Scalar> ab = detail::select_branch(  // sin(φ)/φ and (1 − cos φ)/φ
+          phi2 < detail::small_angle_squared<Scalar>(),
+          [&] {
+            return detail::Coefficients2<Scalar>(Scalar(1) - phi2 / Scalar(6) + phi2 * phi2 / Scalar(120),
+                                                 phi * (Scalar(0.5) - phi2 / Scalar(24) + phi2 * phi2 / Scalar(720)));
+          },
+          [&] {
+            const Scalar sh = sin(phi / Scalar(2));
+            return detail::Coefficients2<Scalar>(sin(phi) / phi, Scalar(2) * sh * sh / phi);
+          });
+      const Scalar a = ab(0), b = ab(1);  // V(φ) = [a −b; b a]
+      const Scalar dx = a * ux - b * uy, dy = b * ux + a * uy;  // body-frame displacement
+      const Scalar c = cos(theta), s = sin(theta);
+      q_out(iq) = x + c * dx - s * dy;
+      q_out(iq + 1) = y + s * dx + c * dy;
+      q_out(iq + 2) = theta + phi;
+      break;
+    }
+    case JointType::spherical: {
+      const detail::Quaternion4<Scalar> quat = q.template segment<4>(iq);
+      const Vector3<Scalar> theta = v.template segment<3>(iv) * dt;
+      q_out.template segment<4>(iq) =
+          detail::quaternion_normalized(detail::quaternion_multiply(quat, detail::quaternion_exp(theta)));
+      break;
+    }
+    case JointType::free_flyer: {
+      const Vector3<Scalar> p = q.template segment<3>(iq);
+      const detail::Quaternion4<Scalar> quat = q.template segment<4>(iq + 3);
+      const Vector3<Scalar> theta = v.template segment<3>(iv) * dt;
+      const Vector3<Scalar> rho = v.template segment<3>(iv + 3) * dt;
+      const Vector3<Scalar> d = detail::se3_left_jacobian_apply(theta, rho);  // body-frame displacement
+      q_out.template segment<3>(iq) = p + detail::quaternion_rotate(quat, d);
+      q_out.template segment<4>(iq + 3) =
+          detail::quaternion_normalized(detail::quaternion_multiply(quat, detail::quaternion_exp(theta)));
+      break;
+    }
+    case JointType::fixed: break;
+  }
+}
+
 }  // namespace detail
 
 /// q_out = q ⊕ v dt: moves every joint along its constant body velocity v for time dt (see the header
@@ -70,8 +129,6 @@ template <class Scalar, int N, class DerivedQ, class DerivedV>
 void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>& q,
                const Eigen::MatrixBase<DerivedV>& v, const detail::non_deduced<Scalar>& dt,
                VectorRef<detail::non_deduced<Scalar>> q_out) noexcept {
-  using std::cos;
-  using std::sin;
   static_assert(std::is_same<typename DerivedQ::Scalar, Scalar>::value, "integrate: q must have the model's scalar");
   static_assert(std::is_same<typename DerivedV::Scalar, Scalar>::value, "integrate: v must have the model's scalar");
   if (!(detail::size_ok("integrate", "q", q, model.nq(), "model.nq()") &&
@@ -79,56 +136,7 @@ void integrate(const Model<Scalar, N>& model, const Eigen::MatrixBase<DerivedQ>&
         detail::size_ok("integrate", "q_out", q_out, model.nq(), "model.nq()")))
     return;
   detail::for_each_joint_block(model, [&](JointType type, int iq, int iv) {
-    switch (type) {
-      case JointType::revolute:
-      case JointType::prismatic:
-      case JointType::helical: {
-        const Scalar qi = q(iq) + v(iv) * dt;
-        q_out(iq) = qi;
-        break;
-      }
-      case JointType::planar: {
-        const Scalar x = q(iq), y = q(iq + 1), theta = q(iq + 2);
-        const Scalar ux = v(iv) * dt, uy = v(iv + 1) * dt, phi = v(iv + 2) * dt;
-        const Scalar phi2 = phi * phi;
-        const detail::Coefficients2<Scalar> ab = detail::select_branch(  // sin(φ)/φ and (1 − cos φ)/φ
-            phi2 < detail::small_angle_squared<Scalar>(),
-            [&] {
-              return detail::Coefficients2<Scalar>(Scalar(1) - phi2 / Scalar(6) + phi2 * phi2 / Scalar(120),
-                                                   phi * (Scalar(0.5) - phi2 / Scalar(24) + phi2 * phi2 / Scalar(720)));
-            },
-            [&] {
-              const Scalar sh = sin(phi / Scalar(2));
-              return detail::Coefficients2<Scalar>(sin(phi) / phi, Scalar(2) * sh * sh / phi);
-            });
-        const Scalar a = ab(0), b = ab(1);  // V(φ) = [a −b; b a]
-        const Scalar dx = a * ux - b * uy, dy = b * ux + a * uy;  // body-frame displacement
-        const Scalar c = cos(theta), s = sin(theta);
-        q_out(iq) = x + c * dx - s * dy;
-        q_out(iq + 1) = y + s * dx + c * dy;
-        q_out(iq + 2) = theta + phi;
-        break;
-      }
-      case JointType::spherical: {
-        const detail::Quaternion4<Scalar> quat = q.template segment<4>(iq);
-        const Vector3<Scalar> theta = v.template segment<3>(iv) * dt;
-        q_out.template segment<4>(iq) =
-            detail::quaternion_normalized(detail::quaternion_multiply(quat, detail::quaternion_exp(theta)));
-        break;
-      }
-      case JointType::free_flyer: {
-        const Vector3<Scalar> p = q.template segment<3>(iq);
-        const detail::Quaternion4<Scalar> quat = q.template segment<4>(iq + 3);
-        const Vector3<Scalar> theta = v.template segment<3>(iv) * dt;
-        const Vector3<Scalar> rho = v.template segment<3>(iv + 3) * dt;
-        const Vector3<Scalar> d = detail::se3_left_jacobian_apply(theta, rho);  // body-frame displacement
-        q_out.template segment<3>(iq) = p + detail::quaternion_rotate(quat, d);
-        q_out.template segment<4>(iq + 3) =
-            detail::quaternion_normalized(detail::quaternion_multiply(quat, detail::quaternion_exp(theta)));
-        break;
-      }
-      case JointType::fixed: break;
-    }
+    detail::integrate_joint<Scalar>(type, q, v, dt, q_out, iq, iv);
   });
 }
 

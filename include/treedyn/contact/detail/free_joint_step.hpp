@@ -22,11 +22,12 @@
 // body spinning about a principal axis (or with an isotropic inertia: a sphere) keeps ω, so |ω| and the
 // kinetic energy are kept to round-off per step for any Δt. A general asymmetric spin keeps the explicit
 // Euler step of Euler's equations ω̇ = −I⁻¹(ω × Iω) from the ABA (its energy error O(Δt²) per step).
-// Other joints are unchanged (T6 is integrate for them).
+// Other joints are unchanged: T6 is their integrate step, taken joint by joint beside the free ones.
 #pragma once
 
 #include <Eigen/Core>
 
+#include "treedyn/model/configuration.hpp"
 #include "treedyn/model/joint.hpp"
 #include "treedyn/model/lie_group.hpp"
 #include "treedyn/model/model.hpp"
@@ -47,15 +48,18 @@ void free_joint_classical_acceleration(const Model<Scalar, N>& model, const Eige
   }
 }
 
-/// T6 for the free joints (file comment): their translation along the straight line of R v_O, their
-/// rotation by exp(Δt ω), and v_O re-expressed in the new body frame (in v, in place). q_out holds the
-/// other joints' integrate step already; only the free joints' blocks are written.
+/// T6 (file comment): q_out = q⁺ and, for the free joints, v_O⁺ re-expressed in the new body frame (in v, in
+/// place). A free joint moves along the straight line of R v_O and turns by exp(Δt ω); every other joint
+/// takes its integrate step (model/configuration.hpp), so no free joint's SE(3) exponential is formed.
 template <class Scalar, int N, class Dq, class Dv, class Do>
-void free_joint_rigid_step(const Model<Scalar, N>& model, const Eigen::MatrixBase<Dq>& q, Eigen::MatrixBase<Dv>& v,
-                           Scalar dt, Eigen::MatrixBase<Do>& q_out) noexcept {
+void contact_step_configuration(const Model<Scalar, N>& model, const Eigen::MatrixBase<Dq>& q,
+                                Eigen::MatrixBase<Dv>& v, Scalar dt, Eigen::MatrixBase<Do>& q_out) noexcept {
   for (int i = 0; i < model.nbodies(); ++i) {
-    if (model.joint(i).type != JointType::free_flyer) continue;
     const int iq = model.q_offset(i), iv = model.v_offset(i);
+    if (model.joint(i).type != JointType::free_flyer) {
+      integrate_joint<Scalar>(model.joint(i).type, q, v, dt, q_out, iq, iv);
+      continue;
+    }
     const Quaternion4<Scalar> quat = q.template segment<4>(iq + 3);
     const Quaternion4<Scalar> turn = quaternion_exp(Vector3<Scalar>(dt * v.template segment<3>(iv)));
     const Vector3<Scalar> vo = v.template segment<3>(iv + 3);

@@ -20,6 +20,7 @@
 #include "support/robot_cases.hpp"
 #include "support/tolerance.hpp"
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/gravity_torques.hpp"
 #include "treedyn/algorithms/rnea.hpp"
@@ -172,7 +173,61 @@ void check_rnea_derivatives_against_fd(double c) {
                                             << worst_q << ", dtau_dv " << worst_v);
 }
 
+template <class T>
+void check_aba_derivatives_against_fd(double c) {
+  const std::vector<RobotCase<T>> cases = derivative_cases<T>();
+  double worst_q = 0, worst_v = 0, worst_t = 0, worst_identity = 0;
+  for_each_robot_state<T>(cases, 5100, [&](const RobotCase<T>& rc, const State<T>& s, int index) {
+    const Model<T>& model = rc.model;
+    Data<T> data(model);
+    AbaDerivativesWorkspace<T> ws(model);
+    const std::vector<Force<T>> f = random_forces<T>(model.nbodies(), 700 + static_cast<std::uint64_t>(index));
+    const Vec<T> tau = s.qdd;  // a random τ
+    const Status st = aba_derivatives(model, data, ws, s.q, s.qd, tau, f);
+    REQUIRE(st.ok());
+    MatD dq, dv, dt;
+    fd_reference_aba(model, s.q, s.qd, tau, f, dq, dv, dt);
+    // H in 50 digits (the reference's), its condition number scales the bound: F4 multiplies by H⁻¹
+    const Model<B50> model50 = model.template cast<B50>();
+    Data<B50> data50(model50);
+    crba(model50, data50, Vec<B50>(s.q.template cast<B50>()));
+    Mat<B50> H50(model.nv(), model.nv());
+    dense_H(model50, data50, H50);
+    const MatD H = H50.template cast<double>();
+    const double cond = spd_condition(H);
+    const double n = model.nv();
+    const double eq = relative_error(to_double<T>(ws.ddq_dq), dq), ev = relative_error(to_double<T>(ws.ddq_dv), dv);
+    const double et = relative_error(to_double<T>(ws.ddq_dtau), dt);
+    // ∂q̈/∂τ · H = 1 (H exact, in 50 digits, rounded to double)
+    const double identity = max_abs(to_double<T>(ws.ddq_dtau) * H - MatD::Identity(model.nv(), model.nv()));
+    worst_q = std::max(worst_q, eq / cond);
+    worst_v = std::max(worst_v, ev / cond);
+    worst_t = std::max(worst_t, et / cond);
+    worst_identity = std::max(worst_identity, identity / cond);
+    INFO("n " << n << ", cond(H) " << cond << ", errors " << eq << " " << ev << " " << et << ", |dqdd_dtau H - 1| "
+              << identity);
+    const double tol = tolerance<T>(c, n, cond);
+    CHECK(eq <= tol);
+    CHECK(ev <= tol);
+    CHECK(et <= tol);
+    CHECK(identity <= tol);
+    CHECK(to_double<T>(data.qdd).isApprox(to_double<T>(Vec<T>(aba(model, data, s.q, s.qd, tau, f))), 0));
+  });
+  WARN("aba_derivatives vs 50-digit FD, " << (sizeof(T) == 4 ? "float" : "double")
+                                           << ": max relative error / cond(H): ddq_dq " << worst_q << ", ddq_dv "
+                                           << worst_v << ", ddq_dtau " << worst_t << "; |ddq_dtau H - 1| / cond(H) "
+                                           << worst_identity);
+}
+
 }  // namespace
+
+TEST_CASE("aba_derivatives agrees with 50-digit central differences (double)", "[derivatives][aba]") {
+  check_aba_derivatives_against_fd<double>(64);
+}
+
+TEST_CASE("aba_derivatives agrees with 50-digit central differences (float)", "[derivatives][aba]") {
+  check_aba_derivatives_against_fd<float>(64);
+}
 
 TEST_CASE("rnea_derivatives agrees with 50-digit central differences (double)", "[derivatives][rnea]") {
   check_rnea_derivatives_against_fd<double>(64);

@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
@@ -235,4 +237,126 @@ TEST_CASE("rnea_derivatives agrees with 50-digit central differences (double)", 
 
 TEST_CASE("rnea_derivatives agrees with 50-digit central differences (float)", "[derivatives][rnea]") {
   check_rnea_derivatives_against_fd<float>(64);
+}
+
+TEST_CASE("rnea_derivatives identities: ∂τ/∂q̇ = 0 at q̇ = 0; ∂τ/∂q = ∂g/∂q at q̇ = q̈ = 0", "[derivatives][rnea]") {
+  const std::vector<RobotCase<double>> cases = derivative_cases<double>();
+  double worst = 0;
+  for_each_robot_state<double>(cases, 6100, [&](const RobotCase<double>& rc, const State<double>& s, int index) {
+    const Model<double>& model = rc.model;
+    const int n = model.nv();
+    Data<double> data(model);
+    RneaDerivativesWorkspace<double> ws(model);
+    const std::vector<Force<double>> f = random_forces<double>(model.nbodies(), 300 + static_cast<std::uint64_t>(index));
+    // q̇ = 0: every velocity product vanishes, so ∂τ/∂q̇ is exactly 0 whatever q̈ and f_ext
+    REQUIRE(rnea_derivatives(model, data, ws, s.q, Vec<double>::Zero(n), s.qdd, f).ok());
+    CHECK(max_abs(ws.dtau_dv) == 0.0);
+    // q̇ = q̈ = 0, no f_ext: τ = g(q), so ∂τ/∂q is ∂g/∂q (central differences of gravity_torques, 50 digits)
+    REQUIRE(rnea_derivatives(model, data, ws, s.q, Vec<double>::Zero(n), Vec<double>::Zero(n)).ok());
+    const Model<B50> model50 = model.cast<B50>();
+    Data<B50> data50(model50);
+    const Vec<B50> q = s.q.cast<B50>();
+    const B50 h("1e-20");
+    MatD dg(n, n);
+    Vec<B50> qp(model.nq()), qm(model.nq());
+    for (int c = 0; c < n; ++c) {
+      integrate(model50, q, Vec<B50>(Vec<B50>::Unit(n, c)), h, qp);
+      integrate(model50, q, Vec<B50>(Vec<B50>::Unit(n, c)), B50(-h), qm);
+      const Vec<B50> gp = gravity_torques(model50, data50, qp);
+      const Vec<B50> gm = gravity_torques(model50, data50, qm);
+      dg.col(c) = ((gp - gm) / (2 * h)).cast<double>();
+    }
+    const double e = relative_error(ws.dtau_dq, dg);
+    worst = std::max(worst, e);
+    INFO("max|dg/dq| " << max_abs(dg) << ", error " << e);
+    CHECK(e <= tolerance<double>(64, n, 1.0));
+  });
+  WARN("rnea_derivatives at rest vs 50-digit FD of gravity_torques, double: max relative error " << worst);
+}
+
+namespace {
+/// Forward mode with a fixed number of directions (no empty derivative vectors): 6 tangent increments δ and
+/// the same 6 entries of q̇ at a time.
+constexpr int kDirections = 6;
+using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 2 * kDirections, 1>>;
+
+Vec<AD> constant_ad(const Vec<double>& x) {
+  Vec<AD> out(x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) out(k) = AD(x(k));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("rnea_derivatives agrees with forward-mode autodiff through rnea and integrate", "[derivatives][autodiff]") {
+  const std::vector<RobotCase<double>> cases = derivative_cases<double>();
+  double worst = 0;
+  for_each_robot_state<double>(cases, 7100, [&](const RobotCase<double>& rc, const State<double>& s, int index) {
+    const Model<double>& model = rc.model;
+    const int n = model.nv();
+    Data<double> data(model);
+    RneaDerivativesWorkspace<double> ws(model);
+    const std::vector<Force<double>> f = random_forces<double>(model.nbodies(), 500 + static_cast<std::uint64_t>(index));
+    REQUIRE(rnea_derivatives(model, data, ws, s.q, s.qd, s.qdd, f).ok());
+    // τ(q ⊕ δ, q̇ + ν, q̈), the directions seeded at δ = ν = 0, kDirections columns at a time
+    const Model<AD> model_ad = model.cast<AD>();
+    Data<AD> data_ad(model_ad);
+    std::vector<Force<AD>> f_ad;
+    for (const Force<double>& x : f) f_ad.push_back(x.cast<AD>());
+    MatD dq(n, n), dv(n, n);
+    for (int c0 = 0; c0 < n; c0 += kDirections) {
+      const int width = std::min(kDirections, n - c0);
+      Vec<AD> delta = constant_ad(Vec<double>::Zero(n)), qd = constant_ad(s.qd);
+      for (int k = 0; k < width; ++k) {
+        delta(c0 + k).derivatives()(k) = 1.0;
+        qd(c0 + k).derivatives()(kDirections + k) = 1.0;
+      }
+      Vec<AD> q(model.nq());
+      integrate(model_ad, constant_ad(s.q), delta, AD(1.0), q);
+      const Vec<AD> tau = rnea(model_ad, data_ad, q, qd, constant_ad(s.qdd), f_ad);
+      for (int r = 0; r < n; ++r) {
+        dq.block(r, c0, 1, width) = tau(r).derivatives().head(width).transpose();
+        dv.block(r, c0, 1, width) = tau(r).derivatives().segment(kDirections, width).transpose();
+      }
+    }
+    const double e = std::max(relative_error(ws.dtau_dq, dq), relative_error(ws.dtau_dv, dv));
+    worst = std::max(worst, e);
+    INFO("error " << e);
+    CHECK(e <= tolerance<double>(64, n, 1.0));
+  });
+  WARN("rnea_derivatives vs forward-mode autodiff, double: max relative error " << worst);
+}
+
+TEST_CASE("rnea_derivatives and aba_derivatives report a zero quaternion and a non-finite input", "[derivatives][status]") {
+  const Model<double> model = robots::humanoid30<double>();
+  Data<double> data(model);
+  RneaDerivativesWorkspace<double> rws(model);
+  AbaDerivativesWorkspace<double> aws(model);
+  const State<double> s = random_state(model, 99);
+  Vec<double> q0 = s.q;
+  q0.segment<4>(3).setZero();  // the torso's quaternion
+  Status st = rnea_derivatives(model, data, rws, q0, s.qd, s.qdd);
+  CHECK(st.code == Status::Code::invalid_configuration);
+  CHECK(st.row == 0);
+  CHECK(rws.dtau_dq.array().isNaN().all());
+  CHECK(rws.dtau_dv.array().isNaN().all());
+  st = aba_derivatives(model, data, aws, q0, s.qd, s.qdd);
+  CHECK(st.code == Status::Code::invalid_configuration);
+  CHECK(aws.ddq_dq.array().isNaN().all());
+  CHECK(aws.ddq_dtau.array().isNaN().all());
+  Vec<double> qd = s.qd;
+  qd(4) = std::numeric_limits<double>::quiet_NaN();
+  st = rnea_derivatives(model, data, rws, s.q, qd, s.qdd);
+  CHECK(st.code == Status::Code::non_finite_input);
+  CHECK(std::string(st.argument) == "qd");
+  CHECK(st.row == 4);
+  CHECK(rws.dtau_dq.array().isNaN().all());
+  st = aba_derivatives(model, data, aws, s.q, qd, s.qdd);
+  CHECK(st.code == Status::Code::non_finite_input);
+  CHECK(std::string(st.argument) == "qd");
+  CHECK(aws.ddq_dv.array().isNaN().all());
+  // and a valid call afterwards succeeds again
+  CHECK(rnea_derivatives(model, data, rws, s.q, s.qd, s.qdd).ok());
+  CHECK(rws.dtau_dq.allFinite());
+  CHECK(aba_derivatives(model, data, aws, s.q, s.qd, s.qdd).ok());
+  CHECK(aws.ddq_dq.allFinite());
 }

@@ -76,14 +76,15 @@ std::vector<Force<U>> cast_forces(const std::vector<Force<T>>& f) {
   return out;
 }
 
-/// Central differences of τ(q ⊕ δ, q̇, q̈) and τ(q, q̇ + δ, q̈) in 50 digits, on the model and state of
-/// scalar T made exact in B50; rounded to double. dq, dv: n×n.
-template <class T>
-void fd_reference(const Model<T>& model_t, const State<T>& s, const std::vector<Force<T>>& f_t, MatD& dq, MatD& dv) {
+/// Central differences in 50 digits of y = fn(model, data, q, q̇) along the tangent increments of q (into dq)
+/// and the entries of q̇ (into dv), on the model and state of scalar T made exact in B50 (step 1e-20), rounded
+/// to double. dq, dv: n×n.
+template <class T, class Fn>
+void central_differences_50(const Model<T>& model_t, const Vec<T>& q_t, const Vec<T>& qd_t, Fn&& fn, MatD& dq,
+                            MatD& dv) {
   const Model<B50> model = model_t.template cast<B50>();
   Data<B50> data(model);
-  const Vec<B50> q = s.q.template cast<B50>(), qd = s.qd.template cast<B50>(), qdd = s.qdd.template cast<B50>();
-  const std::vector<Force<B50>> f = cast_forces<T, B50>(f_t);
+  const Vec<B50> q = q_t.template cast<B50>(), qd = qd_t.template cast<B50>();
   const int n = model.nv();
   const B50 h("1e-20");
   dq.resize(n, n);
@@ -93,39 +94,39 @@ void fd_reference(const Model<T>& model_t, const State<T>& s, const std::vector<
     const Vec<B50> e = Vec<B50>::Unit(n, c);
     integrate(model, q, e, h, qp);
     integrate(model, q, e, B50(-h), qm);
-    const Vec<B50> tp = rnea(model, data, qp, qd, qdd, f);
-    const Vec<B50> tm = rnea(model, data, qm, qd, qdd, f);
-    dq.col(c) = ((tp - tm) / (2 * h)).template cast<double>();
-    const Vec<B50> up = rnea(model, data, q, Vec<B50>(qd + h * e), qdd, f);
-    const Vec<B50> um = rnea(model, data, q, Vec<B50>(qd - h * e), qdd, f);
-    dv.col(c) = ((up - um) / (2 * h)).template cast<double>();
+    Vec<B50> p = fn(model, data, qp, qd), m = fn(model, data, qm, qd);
+    dq.col(c) = ((p - m) / (2 * h)).template cast<double>();
+    p = fn(model, data, q, Vec<B50>(qd + h * e));
+    m = fn(model, data, q, Vec<B50>(qd - h * e));
+    dv.col(c) = ((p - m) / (2 * h)).template cast<double>();
   }
+}
+
+/// ∂τ/∂q and ∂τ/∂q̇ of τ = rnea(q, q̇, q̈, f_ext) by central_differences_50.
+template <class T>
+void fd_reference(const Model<T>& model_t, const State<T>& s, const std::vector<Force<T>>& f_t, MatD& dq, MatD& dv) {
+  const Vec<B50> qdd = s.qdd.template cast<B50>();
+  const std::vector<Force<B50>> f = cast_forces<T, B50>(f_t);
+  central_differences_50(
+      model_t, s.q, s.qd,
+      [&](const Model<B50>& m, Data<B50>& d, const Vec<B50>& q, const Vec<B50>& qd) {
+        return Vec<B50>(rnea(m, d, q, qd, qdd, f));
+      },
+      dq, dv);
 }
 
 /// The same for the forward dynamics q̈ = aba(q, q̇, τ): ∂q̈/∂q, ∂q̈/∂q̇ (∂q̈/∂τ is checked by ∂q̈/∂τ · H = 1).
 template <class T>
 void fd_reference_aba(const Model<T>& model_t, const Vec<T>& q_t, const Vec<T>& qd_t, const Vec<T>& tau_t,
                       const std::vector<Force<T>>& f_t, MatD& dq, MatD& dv) {
-  const Model<B50> model = model_t.template cast<B50>();
-  Data<B50> data(model);
-  const Vec<B50> q = q_t.template cast<B50>(), qd = qd_t.template cast<B50>(), tau = tau_t.template cast<B50>();
+  const Vec<B50> tau = tau_t.template cast<B50>();
   const std::vector<Force<B50>> f = cast_forces<T, B50>(f_t);
-  const int n = model.nv();
-  const B50 h("1e-20");
-  dq.resize(n, n);
-  dv.resize(n, n);
-  Vec<B50> qp(model.nq()), qm(model.nq());
-  for (int c = 0; c < n; ++c) {
-    const Vec<B50> e = Vec<B50>::Unit(n, c);
-    integrate(model, q, e, h, qp);
-    integrate(model, q, e, B50(-h), qm);
-    Vec<B50> p = aba(model, data, qp, qd, tau, f);
-    Vec<B50> m = aba(model, data, qm, qd, tau, f);
-    dq.col(c) = ((p - m) / (2 * h)).template cast<double>();
-    p = aba(model, data, q, Vec<B50>(qd + h * e), tau, f);
-    m = aba(model, data, q, Vec<B50>(qd - h * e), tau, f);
-    dv.col(c) = ((p - m) / (2 * h)).template cast<double>();
-  }
+  central_differences_50(
+      model_t, q_t, qd_t,
+      [&](const Model<B50>& m, Data<B50>& d, const Vec<B50>& q, const Vec<B50>& qd) {
+        return Vec<B50>(aba(m, d, q, qd, tau, f));
+      },
+      dq, dv);
 }
 
 template <class T>
@@ -246,19 +247,11 @@ TEST_CASE("rnea_derivatives identities: ∂τ/∂q̇ = 0 at q̇ = 0; ∂τ/∂q 
     CHECK(max_abs(ws.dtau_dv) == 0.0);
     // q̇ = q̈ = 0, no f_ext: τ = g(q), so ∂τ/∂q is ∂g/∂q (central differences of gravity_torques, 50 digits)
     REQUIRE(rnea_derivatives(model, data, ws, s.q, Vec<double>::Zero(n), Vec<double>::Zero(n)).ok());
-    const Model<B50> model50 = model.cast<B50>();
-    Data<B50> data50(model50);
-    const Vec<B50> q = s.q.cast<B50>();
-    const B50 h("1e-20");
-    MatD dg(n, n);
-    Vec<B50> qp(model.nq()), qm(model.nq());
-    for (int c = 0; c < n; ++c) {
-      integrate(model50, q, Vec<B50>(Vec<B50>::Unit(n, c)), h, qp);
-      integrate(model50, q, Vec<B50>(Vec<B50>::Unit(n, c)), B50(-h), qm);
-      const Vec<B50> gp = gravity_torques(model50, data50, qp);
-      const Vec<B50> gm = gravity_torques(model50, data50, qm);
-      dg.col(c) = ((gp - gm) / (2 * h)).cast<double>();
-    }
+    MatD dg, unused;
+    central_differences_50(
+        model, s.q, s.qd,
+        [](const Model<B50>& m, Data<B50>& d, const Vec<B50>& q, const Vec<B50>&) { return Vec<B50>(gravity_torques(m, d, q)); },
+        dg, unused);
     const double e = relative_error(ws.dtau_dq, dg);
     worst = std::max(worst, e);
     INFO("max|dg/dq| " << max_abs(dg) << ", error " << e);

@@ -11,7 +11,9 @@
 // ^λ(j)X_j(q ⊕ δ) = ^λ(j)X_j(q) exp(S_j δ_j), for every joint type (revolute, prismatic, helical, planar,
 // spherical, free flyer; joint.hpp, configuration.hpp). Columns are v-space (model.v_offset), rows too.
 // Everything below is in WORLD coordinates (frame 0): S_j = ^0X_j S_j^body, v, a, f, I world-frame spatial
-// quantities; m × is crm(m), m ×* is crf(m), and for a force h, h⋆ is the 6×6 matrix with (h⋆) m = m ×* h.
+// quantities. Frame 0 has the world's axes and its origin at body 0's origin at this q: any fixed frame gives
+// the same derivatives, and this one keeps a floating base far from the world origin from inflating the
+// moment arms inside S_j, IC_i and BC_i (rounding would grow as the distance squared); m × is crm(m), m ×* is crf(m), and for a force h, h⋆ is the 6×6 matrix with (h⋆) m = m ×* h.
 // Under δ_j every quantity rigidly attached to a body k ⪰ j turns with S_j: ∂m/∂δ_j = S_j × m (motions),
 // S_j ×* f (forces), S_j ×* I − I S_j × (inertias). j ⪯ i: j is i or an ancestor of i.
 //   D1  v_0 = 0,  a_0 = −[0; g]
@@ -109,9 +111,10 @@ void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, 
                               const Eigen::MatrixBase<Da>& qdd, const Fext& f_ext) noexcept {
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                   // D1
   a0.template tail<3>() = -model.gravity();
+  const Vector3<Scalar> origin = data.X_world[0].r;                             // frame 0 at body 0's origin
   for (int i = 0; i < model.nbodies(); ++i) {                                   // D2
     const int p = model.parent(i);
-    const Transform<Scalar>& X = data.X_world[i];                               // ^iX_0
+    const Transform<Scalar> X{data.X_world[i].E, Vector3<Scalar>(data.X_world[i].r - origin)};  // ^iX_0
     const Motion<Scalar> vp = p == no_parent ? Motion<Scalar>::Zero() : ws.v[p];
     const Motion<Scalar> ap = p == no_parent ? a0 : ws.a[p];
     const int vi = model.v_offset(i);

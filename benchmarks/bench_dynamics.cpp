@@ -2,7 +2,9 @@
 // included, as the peers measure it), and forward dynamics three ways: CRBA + bias + packed LTDL + solve,
 // the articulated-body method (ABA) and the modified ABA of Ascher–Pai–Cloutier; the centroidal momentum matrix
 // (CCRBA: A_g, h_g, I_g, kinematics included, as Pinocchio's ccrba) and the centre-of-mass Jacobian
-// (JacobianCom, as Pinocchio's jacobianCenterOfMass).
+// (JacobianCom, as Pinocchio's jacobianCenterOfMass); the derivatives of the dynamics (RNEADerivatives:
+// ∂τ/∂q, ∂τ/∂q̇ with τ, as Pinocchio's computeRNEADerivatives; ABADerivatives: ∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ with q̈,
+// as its computeABADerivatives), each with its workspace built outside the timed loop.
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -48,6 +50,29 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
     benchmark::DoNotOptimize(treedyn::jacobian_center_of_mass(m, d, q_));
     benchmark::DoNotOptimize(d.Jcom.data());
   });
+  // the derivative kernels keep a workspace of their own, built once with the Data
+  auto add_with = [&](const std::string& kernel, auto make_workspace, auto body) {
+    benchmark::RegisterBenchmark((kernel + suffix).c_str(), [model, q, qd, qdd, make_workspace, body](benchmark::State& st) {
+      treedyn::Data<S> data(model);
+      auto ws = make_workspace(model);
+      for (auto _ : st) {
+        body(model, data, ws, q, qd, qdd);
+        benchmark::ClobberMemory();
+      }
+    });
+  };
+  add_with(
+      "RNEADerivatives", [](const auto& m) { return treedyn::RneaDerivativesWorkspace<S>(m); },
+      [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX& a_) {
+        benchmark::DoNotOptimize(treedyn::rnea_derivatives(m, d, ws, q_, v_, a_));
+        benchmark::DoNotOptimize(ws.dtau_dq.data());
+      });
+  add_with(
+      "ABADerivatives", [](const auto& m) { return treedyn::AbaDerivativesWorkspace<S>(m); },
+      [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX& a_) {
+        benchmark::DoNotOptimize(treedyn::aba_derivatives(m, d, ws, q_, v_, a_));
+        benchmark::DoNotOptimize(ws.ddq_dq.data());
+      });
   add("ModifiedABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
     benchmark::DoNotOptimize(treedyn::modified_aba(m, d, q_, v_, a_).data());
   });

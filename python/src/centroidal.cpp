@@ -140,8 +140,7 @@ void bind_centroidal(py::module_& m) {
   using D = Centroidal<double>;
   using F = Centroidal<float>;
   const py::object none = py::none();
-  const char* status = "\nmodel.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, "
-                       "row) for a NaN or an inf in an input (the results are NaN).";
+  const char* status = nan_status_doc;
   def_by_model(m, "center_of_mass", &D::center_of_mass, &F::center_of_mass,
                std::string("center_of_mass(model, q, v=None, a=None) -> dict\n\n"
                            "The centre of mass in world coordinates: 'com' (3,), 'mass', 'com_subtree' (nbodies, 3) and\n"

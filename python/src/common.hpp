@@ -200,6 +200,11 @@ auto by_model(const char* call, R64 (*f64)(ModelHandle<double>&, A...), R32 (*f3
   };
 }
 
+/// The docstring sentence on model.last_status of a call whose every result is NaN on a failure.
+inline constexpr const char* nan_status_doc =
+    "\nmodel.last_status: invalid_configuration (body) for a zero quaternion, non_finite_input (argument, "
+    "row) for a NaN or an inf in an input (the results are NaN).";
+
 /// The sentence every docstring of a by_model function ends with.
 inline constexpr const char* both_dtypes_doc =
     "\n\nmodel: a Model (float64: every array argument and result float64) or a ModelF32 (float32: every array\n"
@@ -223,6 +228,7 @@ void bind_inertia(py::module_& m);
 void bind_operational(py::module_& m);
 void bind_contact(py::module_& m);
 void bind_centroidal(py::module_& m);
+void bind_derivatives(py::module_& m);
 
 /// True for float32, false for float64; ValueError for any other dtype.
 bool is_float32(const py::handle& dtype);

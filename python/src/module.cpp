@@ -96,4 +96,5 @@ PYBIND11_MODULE(treedyn, m) {
   bind_operational(m);
   bind_contact(m);
   bind_centroidal(m);
+  bind_derivatives(m);
 }

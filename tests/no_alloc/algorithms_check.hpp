@@ -19,6 +19,8 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   MatrixN<T, N> H = MatrixN<T, N>::Zero(model.nv(), model.nv());  // dense_H's caller-sized output
   Vec x = qdd;                                                     // solve_H's right-hand sides
   Eigen::Matrix<T, N, 2> B = Eigen::Matrix<T, N, 2>::Ones(model.nv(), 2);
+  RneaDerivativesWorkspace<T, N> rnea_derivatives_ws(model);  // built outside the guard, as Data is
+  AbaDerivativesWorkspace<T, N> aba_derivatives_ws(model);
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { forward_kinematics(model, data, q); }) == 0);
@@ -50,6 +52,10 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] { ccrba(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] { kinetic_energy(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] { potential_energy(model, data, q); }) == 0);
+    CHECK(allocations_in([&] { rnea_derivatives(model, data, rnea_derivatives_ws, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { rnea_derivatives(model, data, rnea_derivatives_ws, q, qd, qdd, f_ext); }) == 0);
+    CHECK(allocations_in([&] { aba_derivatives(model, data, aba_derivatives_ws, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { aba_derivatives(model, data, aba_derivatives_ws, q, qd, qdd, f_ext); }) == 0);
     CHECK(allocations_in([&] {
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/ccrba.hpp"
 #include "treedyn/algorithms/center_of_mass.hpp"
 #include "treedyn/algorithms/compute_all_terms.hpp"
@@ -29,3 +30,4 @@
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/osim.hpp"
 #include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/algorithms/rnea_derivatives.hpp"

@@ -33,6 +33,9 @@
 #if TREEDYN_WITH_MUJOCO
 #include <mujoco/mujoco.h>
 #endif
+#if TREEDYN_MJCF_WITH_URDF
+#include "treedyn/urdf/build_model.hpp"
+#endif
 
 namespace {
 
@@ -265,7 +268,7 @@ TEST_CASE("mjcf: float and long double loads agree with the double load to their
   }
 }
 
-TEST_CASE("mjcf: the same robot from MJCF and built in C++ has the same H", "[mjcf]") {
+TEST_CASE("mjcf: the same robot from MJCF, built in C++ and from URDF has the same H", "[mjcf]") {
   const treedyn::Model<double> cpp = treedyn::robots::arm7<double>();
   const Loaded<double> l = treedyn::mjcf::load<double>(fixture("arm7.xml"));
   REQUIRE(l.model.nv() == cpp.nv());
@@ -280,6 +283,21 @@ TEST_CASE("mjcf: the same robot from MJCF and built in C++ has the same H", "[mj
   }
   std::printf("mjcf arm7 vs robots::arm7: max relative difference of H %.2g\n", worst);
   CHECK(worst <= 1e-14);
+#if TREEDYN_MJCF_WITH_URDF
+  // and from examples/robots/arm7.urdf
+  const treedyn::Model<double> from_urdf = treedyn::urdf::load<double>(TREEDYN_MJCF_ARM7_URDF).model;
+  REQUIRE(from_urdf.nv() == cpp.nv());
+  treedyn::Data<double> d3(from_urdf);
+  double worst_urdf = 0.0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q = treedyn::random_configuration(cpp, seed);
+    const Eigen::MatrixXd H2 = treedyn::test::crba_dense(l.model, d2, q);
+    const Eigen::MatrixXd H3 = treedyn::test::crba_dense(from_urdf, d3, q);
+    worst_urdf = std::max(worst_urdf, max_abs(H3 - H2) / max_abs(H2));
+  }
+  std::printf("mjcf arm7 vs arm7.urdf: max relative difference of H %.2g\n", worst_urdf);
+  CHECK(worst_urdf <= 1e-14);
+#endif
 }
 
 TEST_CASE("mjcf: bad input is refused naming the file, the element and the line", "[mjcf]") {
@@ -313,6 +331,10 @@ TEST_CASE("mjcf: bad input is refused naming the file, the element and the line"
   CHECK(e.find("include_cycle_a.xml' is already being read") != std::string::npos);
   e = error_of(fixture("no_such_model.xml"));
   CHECK(e.find("cannot open file") != std::string::npos);
+  e = error_of("/dev/null");
+  CHECK(e.find("cannot open file '/dev/null' (not a regular file)") != std::string::npos);
+  e = error_of("<mujoco><include file=\"" + std::string(TREEDYN_MJCF_TEST_DIR) + "\"/></mujoco>");
+  CHECK(e.find("<string>:1: <include>: included file") != std::string::npos);
   e = error_of("<mujoco><worldbody><body></worldbody></mujoco>");
   CHECK(e.find("treedyn::mjcf: <string>: malformed XML at line 1") == 0);
   e = error_of("<robot/>");

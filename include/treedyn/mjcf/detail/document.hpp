@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <fstream>
 #include <list>
 #include <map>
@@ -35,7 +36,11 @@ struct Document {
   std::vector<std::string> include_stack;       // the files being read, for the cycle check
 };
 
+/// The text of the regular file at `path` (not a directory, device or pipe, which could block or never end).
 inline std::string read_text(const std::string& path, const std::string& who) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw std::invalid_argument("treedyn::mjcf: " + who + "cannot open file '" + path + "' (not a regular file)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument("treedyn::mjcf: " + who + "cannot open file '" + path + "'");
   std::ostringstream text;

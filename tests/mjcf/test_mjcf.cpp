@@ -1,6 +1,7 @@
 // treedyn::mjcf::load (treedyn/mjcf.hpp): every fixture of tests/mjcf/fixtures against MuJoCo 2.2.2 itself
-// (Debian libmujoco-dev) at random states, the arm7 fixture against robots::arm7 built in C++, the joint
-// metadata and report, and every refused input with its message.
+// (Debian libmujoco-dev) at random states, the arm7 fixture against robots::arm7 built in C++ and against
+// examples/robots/arm7.urdf, the float and long double loads, the joint metadata and report, and every
+// refused input with its message.
 //
 // Coordinates (docs/mjcf.md#coordinates): treedyn's q is MuJoCo's qpos with each quaternion (w, x, y, z)
 // stored (x, y, z, w); v is qvel except for a free joint, whose MuJoCo velocity is [ṗ_world; ω_body] and
@@ -319,6 +320,10 @@ TEST_CASE("mjcf: bad input is refused naming the file, the element and the line"
   CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
   e = error_of(body("<joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"));
   CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" mass=\"1\"/>"));  // found by fuzz_mjcf
+  CHECK(e.find("<string>:4: <inertial>: attribute diaginertia is missing") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" diaginertia=\"1 1 1\"/>"));
+  CHECK(e.find("<string>:4: <inertial>: attribute mass is missing") != std::string::npos);
   e = error_of(body("<joint name=\"j\" class=\"nope\"/>" + inertial));
   CHECK(e.find("unknown default class 'nope'") != std::string::npos);
   e = error_of("<mujoco><worldbody><body name=\"a\"><body name=\"b\"><freejoint/>" + inertial +

@@ -58,11 +58,15 @@ struct Element {
   }
   [[noreturn]] void fail(const std::string& why) const { fail_at(*files, xml, why); }
 
-  /// The numbers of the attribute (none when absent); between min_count and max_count of them, each finite.
+  /// The numbers of the attribute; between min_count and max_count of them, each finite. An absent attribute
+  /// gives none when min_count is 0 and fails otherwise.
   [[nodiscard]] std::vector<double> numbers(const char* name, std::size_t min_count, std::size_t max_count) const {
     const std::optional<std::string> t = text(name);
     std::vector<double> out;
-    if (!t) return out;
+    if (!t) {
+      if (min_count > 0) fail(std::string("attribute ") + name + " is missing");
+      return out;
+    }
     const char* p = t->c_str();
     while (true) {
       while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;

@@ -35,7 +35,8 @@
 // Usage: demo [--quick] [--floating-base] [robot.urdf]
 //   --quick  0.5 ms batches, 3 of them: for CI smoke runs (a few seconds; timings are rough).
 //   robot.urdf (when built with treedyn::urdf): part 1 on that robot, then parts 3 and 4 on it instead of
-//   the built-in robots (Λ⁻¹ of its leaf bodies); part 2 is skipped.
+//   the built-in robots (Λ⁻¹ of its leaf bodies); part 2 is skipped. A MuJoCo MJCF file (robot.xml, when
+//   treedyn::mjcf is built too) is read by mjcf::load the same way.
 // Exit status: 0 if every check passed; 1 otherwise, after naming the parts whose checks failed (each
 // failure is printed where it happens, marked FAIL); 2 on a usage error or an exception.
 //
@@ -94,7 +95,8 @@ int run(const treedyn::Model<double>& robot, const TimingConfig& cfg, bool quick
 constexpr const char* kUrdfUsage[2] = {
     " [--floating-base] [robot.urdf]",
     "  robot.urdf       part 1 (the tick) on this robot instead of examples/robots/arm7.urdf, then the\n"
-    "                   dynamics and compliance parts on it instead of the built-in robots\n"
+    "                   dynamics and compliance parts on it instead of the built-in robots (an MJCF\n"
+    "                   file, robot.xml, when built with treedyn::mjcf)\n"
     "  --floating-base  put a free flyer under the URDF's root link\n"};
 #else
 constexpr const char* kUrdfUsage[2] = {"", ""};

@@ -1,4 +1,5 @@
-// The demo on a URDF robot (built when the treedyn::urdf component exists): loading it, and parts 3 and 4 on it.
+// The demo on a URDF robot (built when the treedyn::urdf component exists), or an MJCF one (a .xml file, when
+// treedyn::mjcf exists too): loading it, and parts 3 and 4 on it.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -7,12 +8,24 @@
 
 #include <treedyn/topology/topology.hpp>
 #include <treedyn/urdf/build_model.hpp>
+#ifdef TREEDYN_DEMO_MJCF
+#include <treedyn/mjcf.hpp>
+#endif
 
 #include "dynamics.hpp"
 
 namespace demo {
 
 treedyn::Model<double> load_robot(const std::string& path, bool floating_base) {
+#ifdef TREEDYN_DEMO_MJCF
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".xml") == 0) {  // MJCF: its own joints, free or not
+    treedyn::mjcf::Loaded<double> loaded = treedyn::mjcf::load<double>(path);
+    std::printf("Loaded %s (MJCF): %d bodies, %d DoFs%s. Load report:\n%s\n", path.c_str(), loaded.model.nbodies(),
+                loaded.model.nv(), floating_base ? " (--floating-base is for URDF: the file's joints are used)" : "",
+                loaded.report.diagnostics.empty() ? "  (nothing computed or ignored)\n" : loaded.report.to_string().c_str());
+    return std::move(loaded.model);
+  }
+#endif
   treedyn::urdf::Options options;
   options.floating_base = floating_base;
   treedyn::urdf::Loaded<double> loaded = treedyn::urdf::load<double>(path, options);

@@ -221,6 +221,7 @@ void def_by_model(py::module_& m, const char* name, F64 f64, F32 f32, const std:
 void bind_model(py::module_& m);
 void bind_robots(py::module_& m);
 void bind_urdf(py::module_& m);
+void bind_mjcf(py::module_& m);
 void bind_kinematics(py::module_& m);
 void bind_kernels(py::module_& m);
 void bind_dynamics(py::module_& m);

@@ -89,6 +89,7 @@ PYBIND11_MODULE(treedyn, m) {
   bind_model(m);
   bind_robots(m);
   bind_urdf(m);
+  bind_mjcf(m);
   bind_kinematics(m);
   bind_kernels(m);
   bind_dynamics(m);

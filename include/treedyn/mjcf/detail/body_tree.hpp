@@ -1,0 +1,124 @@
+// The MJCF body tree as treedyn bodies (mjcf.hpp, steps L4–L6; docs/mjcf.md#joints-and-coordinates): the
+// builder state, default classes, inertias; the walk itself is in detail/body_walk.hpp.
+//
+// MuJoCo places body M at (R_M, p_M) in its parent's frame, then applies its joints in order, each in the
+// frame the previous ones left: a hinge k turns the frame about axis a_k through the anchor p_k by
+// q_k − ref_k, a slide moves it along a_k by q_k − ref_k, a ball turns it about p_k, so the body's pose is
+//   A · Π_k T(p_k) J_k(q_k − ref_k) T(−p_k),   A = its parent's frame · (R_M, p_M).
+// treedyn's joints act at their successor body's origin, so joint k gets a body of its own whose frame is
+// the anchor: its tree transform (the predecessor's pose in the previous treedyn body) is
+//   C_k · T(p_k) · J_k(−ref_k),   C_1 = A,  C_k = T(−p_{k−1}) (k > 1),
+// which makes q_k equal MuJoCo's qpos (the ref is folded in, J_k(−ref) J_k(q) = J_k(q − ref) on one axis).
+// The MJCF frame then sits at O = T(−p_n) in the last treedyn body, which carries the body's inertia (mapped
+// by O), its named frame (placed at O), its sites and its children; bodies 1 … n−1 are massless, named
+// "body:joint". A free joint (top-level bodies only, alone) is the pose of the body in the world: X_T = 1.
+// A body without joints is fixed (merged into its parent by the ModelBuilder, kept as a named frame).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "treedyn/mjcf/detail/document.hpp"
+#include "treedyn/mjcf/detail/geom_inertia.hpp"
+#include "treedyn/mjcf/load_types.hpp"
+#include "treedyn/model/model.hpp"
+
+namespace treedyn::mjcf::detail {
+
+template <class Scalar>
+struct TreeBuilder {
+  Document& doc;
+  Loaded<Scalar>& out;
+  ModelBuilder<Scalar> builder = {};
+  int next_body_id = 1;  // MuJoCo's body ids (the world is 0): names for unnamed bodies
+  int nq = 0, nv = 0;
+  std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
+
+  /// The default attributes of element e of type `type` under the inherited class (its own `class` first).
+  const Attributes* defaults(const tinyxml2::XMLElement* e, const std::string& inherited) {
+    const char* own = e->Attribute("class");
+    const std::string cls = own ? own : inherited;
+    const auto c = doc.classes.find(cls);
+    if (c == doc.classes.end()) fail_at(doc.files, e, "unknown default class '" + cls + "'");
+    static const Attributes none;
+    const auto t = c->second.find(e->Name());
+    return t == c->second.end() ? &none : &t->second;
+  }
+
+  /// add_body with a builder error re-thrown naming the MJCF element.
+  int add(const tinyxml2::XMLElement* e, int parent, const Joint<Scalar>& j, const Pose<Scalar>& pred,
+          const RigidInertia<Scalar>& I, const std::string& name) {
+    try {
+      const int b = builder.add_body(parent, j, pred.transform(), I, name);
+      element_of[name] = e;
+      return b;
+    } catch (const std::invalid_argument& error) {
+      fail_at(doc.files, e, error.what());
+    }
+  }
+
+  /// `<inertial>`: mass, pos, orientation, diaginertia or fullinertia (the latter in the body frame).
+  MassProperties<Scalar> inertial(const Element& e) {
+    const Pose<Scalar> P = pose<Scalar>(e, doc.compiler);
+    const Scalar m = Scalar(e.numbers("mass", 1, 1)[0]);
+    if (m < Scalar(0)) e.fail("negative mass");
+    Matrix3<Scalar> I = Matrix3<Scalar>::Zero();
+    if (e.has("fullinertia")) {
+      for (const char* f : {"quat", "axisangle", "euler", "xyaxes", "zaxis", "diaginertia"})
+        if (e.has(f)) e.fail(std::string("fullinertia with ") + f + " is not read (fullinertia is in the body frame)");
+      const std::vector<double> f = e.numbers("fullinertia", 6, 6);
+      I << Scalar(f[0]), Scalar(f[3]), Scalar(f[4]), Scalar(f[3]), Scalar(f[1]), Scalar(f[5]), Scalar(f[4]),
+          Scalar(f[5]), Scalar(f[2]);
+    } else {
+      const Vector3<Scalar> d = vec3<Scalar>(e.numbers("diaginertia", 3, 3));
+      I = P.R * d.asDiagonal() * P.R.transpose();
+    }
+    return MassProperties<Scalar>{m, P.p, I};
+  }
+
+  /// The body's mass properties in its MJCF frame: `<inertial>`, else (inertiafromgeom auto / true) its geoms.
+  MassProperties<Scalar> body_mass(const std::string& name, const std::string& cls,
+                                   const std::vector<const tinyxml2::XMLElement*>& kids) {
+    const tinyxml2::XMLElement* inertial_element = nullptr;
+    std::vector<MassProperties<Scalar>> parts;
+    bool mesh = false;
+    for (const tinyxml2::XMLElement* k : kids) {
+      const std::string kind = k->Name();
+      if (kind == "inertial") inertial_element = k;
+      if (kind != "geom") continue;
+      const Element g{k, defaults(k, cls), &doc.files};
+      if (auto p = geom_mass<Scalar>(g, doc.compiler)) parts.push_back(*p);
+      else if (g.text_or("type", "sphere") == "mesh") mesh = true;
+    }
+    const std::string& mode = doc.compiler.inertiafromgeom;
+    if (inertial_element != nullptr && mode != "true") return inertial(Element{inertial_element, nullptr, &doc.files});
+    if (mode == "false") return MassProperties<Scalar>{};
+    const std::string who = "body '" + name + "'";
+    if (mesh)
+      out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mesh_mass_skipped, who,
+                                                  "has mesh geoms and no <inertial>: their mass is not computed "
+                                                  "(a mesh's volume needs the mesh) and is left out, never guessed"});
+    if (!parts.empty())
+      out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::inertia_from_geoms, who,
+                                                  "inertia computed from " + std::to_string(parts.size()) + " geom(s)"});
+    return combine(parts);
+  }
+
+  /// The body's inertia in a frame where the MJCF frame sits at pose O.
+  static RigidInertia<Scalar> inertia_in(const MassProperties<Scalar>& M, const Pose<Scalar>& O) {
+    return RigidInertia<Scalar>::from_mass_com_inertia(M.m, Vector3<Scalar>(O.R * M.c + O.p),
+                                                       Matrix3<Scalar>(O.R * M.I_c * O.R.transpose()));
+  }
+
+  void body(const tinyxml2::XMLElement* e, int parent, const Pose<Scalar>& parent_offset, const std::string& cls,
+            bool top_level);
+  int joints(const std::string& name, const std::string& cls, bool top_level,
+             const std::vector<const tinyxml2::XMLElement*>& kids, int parent, const Pose<Scalar>& A,
+             const MassProperties<Scalar>& M, Pose<Scalar>& offset);
+  void joint_info(const Element& j, JointInfo<Scalar>& info);
+};
+
+}  // namespace treedyn::mjcf::detail

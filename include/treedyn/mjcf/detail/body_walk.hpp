@@ -1,0 +1,132 @@
+// The walk over the MJCF body tree (mjcf.hpp, step L4; the placement rules are in detail/body_tree.hpp's
+// header comment and docs/mjcf.md#joints-and-coordinates): bodies in document order (depth first, as
+// MuJoCo numbers them), each body's joints in order, then its sites, then its child bodies.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "treedyn/mjcf/detail/body_tree.hpp"
+
+namespace treedyn::mjcf::detail {
+
+/// range, limited, ref, armature, damping of joint j into info.
+template <class Scalar>
+void TreeBuilder<Scalar>::joint_info(const Element& j, JointInfo<Scalar>& info) {
+  const bool angular = info.type == "hinge" || info.type == "ball";
+  const auto value = [&](double x) { return angular ? angle<Scalar>(doc.compiler, x) : Scalar(x); };
+  const std::vector<double> range = j.numbers_or("range", 2, {0.0, 0.0});
+  const std::string limited = j.keyword_or("limited", {"true", "false", "auto"}, "auto");
+  info.limited = limited == "true" || (limited == "auto" && doc.compiler.autolimits && j.has("range"));
+  info.range_lower = value(range[0]);
+  info.range_upper = value(range[1]);
+  info.ref = value(j.number_or("ref", 0.0));
+  info.armature = Scalar(j.number_or("armature", 0.0));
+  info.damping = Scalar(j.number_or("damping", 0.0));
+  if (j.number_or("stiffness", 0.0) != 0.0)
+    out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, "joint '" + info.name + "'",
+                                                "stiffness is not applied (treedyn has no joint springs)"});
+  if (info.limited && info.range_lower > info.range_upper) j.fail("range: lower above upper");
+}
+
+/// The joints of body e as treedyn bodies; returns the last one (or `parent` when there is none) and sets
+/// `offset` to the pose of the MJCF frame in it.
+template <class Scalar>
+int TreeBuilder<Scalar>::joints(const std::string& name, const std::string& cls,
+                                bool top_level, const std::vector<const tinyxml2::XMLElement*>& kids, int parent,
+                                const Pose<Scalar>& A, const MassProperties<Scalar>& M, Pose<Scalar>& offset) {
+  std::vector<Element> js;
+  for (const tinyxml2::XMLElement* k : kids) {
+    const std::string kind = k->Name();
+    if (kind == "joint") js.push_back(Element{k, defaults(k, cls), &doc.files});
+    if (kind == "freejoint") js.push_back(Element{k, nullptr, &doc.files});
+  }
+  offset = A;
+  int b = parent;
+  for (std::size_t k = 0; k < js.size(); ++k) {
+    const Element& j = js[k];
+    const bool free = std::string(j.xml->Name()) == "freejoint";
+    JointInfo<Scalar> info;
+    info.type = free ? "free" : j.keyword_or("type", {"hinge", "slide", "ball", "free"}, "hinge");
+    info.body = name;
+    const char* own = j.xml->Attribute("name");
+    info.name = own ? own : (k + 1 == js.size() ? name : name + ":joint" + std::to_string(k));
+    if (info.type == "free" && (!top_level || js.size() != 1))
+      j.fail("a free joint must be the only joint of a top-level body");
+    const Vector3<Scalar> p = vec3<Scalar>(j.numbers_or("pos", 3, {0.0, 0.0, 0.0}));
+    const Vector3<Scalar> a = unit<Scalar>(j, vec3<Scalar>(j.numbers_or("axis", 3, {0.0, 0.0, 1.0})), "axis");
+    joint_info(j, info);
+    Joint<Scalar> joint = Joint<Scalar>::free_flyer();
+    Pose<Scalar> ref;  // J_k(−ref_k)
+    if (info.type == "hinge") {
+      joint = Joint<Scalar>::revolute(a);
+      ref.R = treedyn::detail::axis_rotation(a, Scalar(-info.ref));
+    } else if (info.type == "slide") {
+      joint = Joint<Scalar>::prismatic(a);
+      ref.p = -info.ref * a;
+    } else if (info.type == "ball") {
+      joint = Joint<Scalar>::spherical();
+    }
+    const Pose<Scalar> pred = info.type == "free" ? Pose<Scalar>{} : offset * Pose<Scalar>::translation(p) * ref;
+    const bool last = k + 1 == js.size();
+    offset = info.type == "free" ? Pose<Scalar>{} : Pose<Scalar>::translation(-p);
+    const RigidInertia<Scalar> I = last ? inertia_in(M, offset) : RigidInertia<Scalar>::zero();
+    b = add(j.xml, b, joint, pred, I, last ? name : name + ":" + info.name);
+    builder.set_joint_name(b, info.name);
+    if (info.limited && info.type != "ball") {
+      JointLimits<Scalar> limits;
+      limits.lower = info.range_lower;
+      limits.upper = info.range_upper;
+      builder.set_joint_limits(b, limits);
+    }
+    info.q_index = nq;
+    info.v_index = nv;
+    nq += joint.nq();
+    nv += joint.nv();
+    out.joints.push_back(info);
+  }
+  return b;
+}
+
+/// Body e (MJCF frame at parent_offset in treedyn body `parent`), then its subtree.
+template <class Scalar>
+void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const Pose<Scalar>& parent_offset,
+                               const std::string& inherited, bool top_level) {
+  const int id = next_body_id++;
+  const char* own = e->Attribute("name");
+  const std::string name = own ? own : "body" + std::to_string(id);
+  const char* childclass = e->Attribute("childclass");
+  const std::string cls = childclass ? childclass : inherited;
+  if (doc.classes.count(cls) == 0) fail_at(doc.files, e, "unknown default class '" + cls + "'");
+  std::vector<const tinyxml2::XMLElement*> kids;
+  for_each_child(doc, e, [&](const tinyxml2::XMLElement* c) { kids.push_back(c); });
+  const Pose<Scalar> A = parent_offset * pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
+  const MassProperties<Scalar> M = body_mass(name, cls, kids);
+  Pose<Scalar> O;
+  const std::size_t first_joint = out.joints.size();
+  int b = joints(name, cls, top_level, kids, parent, A, M, O);
+  for (std::size_t k = first_joint; k < out.joints.size(); ++k)  // errors about these bodies name the MJCF body
+    element_of[k + 1 == out.joints.size() ? name : name + ":" + out.joints[k].name] = e;
+  if (b == parent) {  // no joint: a fixed body, merged into its parent, its frame named
+    b = add(e, parent, Joint<Scalar>::fixed(), A, inertia_in(M, Pose<Scalar>{}), name);
+    O = Pose<Scalar>{};
+  } else if (!O.p.isZero()) {
+    builder.set_frame_placement(b, O.transform());
+  }
+  for (const tinyxml2::XMLElement* k : kids) {
+    const std::string kind = k->Name();
+    if (kind == "site") {
+      const Element s{k, defaults(k, cls), &doc.files};
+      if (const char* site = k->Attribute("name"))
+        add(k, b, Joint<Scalar>::fixed(), O * pose<Scalar>(s, doc.compiler), RigidInertia<Scalar>::zero(), site);
+    } else if (kind == "body") {
+      body(k, b, O, cls, false);
+    } else if (kind != "joint" && kind != "freejoint" && kind != "inertial" && kind != "geom" && kind != "camera" &&
+               kind != "light") {
+      out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, where(doc.files, k),
+                                                  "not read in a body (a later slice)"});
+    }
+  }
+}
+
+}  // namespace treedyn::mjcf::detail

@@ -1,0 +1,362 @@
+// treedyn::mjcf::load (treedyn/mjcf.hpp): every fixture of tests/mjcf/fixtures against MuJoCo 2.2.2 itself
+// (Debian libmujoco-dev) at random states, the arm7 fixture against robots::arm7 built in C++ and against
+// examples/robots/arm7.urdf, the float and long double loads, the joint metadata and report, and every
+// refused input with its message.
+//
+// Coordinates (docs/mjcf.md#coordinates): treedyn's q is MuJoCo's qpos with each quaternion (w, x, y, z)
+// stored (x, y, z, w); v is qvel except for a free joint, whose MuJoCo velocity is [ṗ_world; ω_body] and
+// treedyn's [ω_body; v_body], v_body = Rᵀ ṗ. So v_td = T v_mj with the free block T = [[0, 1], [Rᵀ, 0]]
+// (identity elsewhere), and differentiating, v̇_td = T v̇_mj − k with k = [0; ω × v_body] on the free block
+// (d/dt Rᵀ = −ω× Rᵀ). Substituting into H v̇_td + c = τ_td and multiplying by Tᵀ (power: τ_mj = Tᵀ τ_td):
+//   M_mj = Tᵀ H T,   bias_mj = Tᵀ (c − H k),   qacc_mj = T⁻¹ (q̈_td + k).
+// MuJoCo's M also holds the armature on its diagonal and its passive force −damping · qvel; both are added
+// to the treedyn side here (the loader returns them in Loaded::joints). Constraints are disabled in every
+// fixture (`<flag constraint="disable"/>`), so qacc = M⁻¹ (passive − bias).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "support/crba_dense.hpp"
+#include "support/random.hpp"
+#include "treedyn/algorithms/algorithms.hpp"
+#include "treedyn/mjcf.hpp"
+#include "treedyn/model/configuration.hpp"
+#include "treedyn/robots/arm7.hpp"
+
+#if TREEDYN_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+#if TREEDYN_MJCF_WITH_URDF
+#include "treedyn/urdf/build_model.hpp"
+#endif
+
+namespace {
+
+using treedyn::mjcf::JointInfo;
+using treedyn::mjcf::Loaded;
+
+std::string fixture(const std::string& name) { return std::string(TREEDYN_MJCF_TEST_DIR) + "/" + name; }
+
+double max_abs(const Eigen::MatrixXd& m) { return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff(); }
+
+/// The message of the std::invalid_argument that load throws on `xml` (empty when it does not throw).
+std::string error_of(const std::string& xml) {
+  try {
+    (void)treedyn::mjcf::load<double>(xml);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("mjcf: the joint order, names, addresses and metadata of a multi-joint fixture", "[mjcf]") {
+  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("joints.xml"));
+  const treedyn::Model<double>& model = l.model;
+  const std::vector<std::string> names = {"base", "h1", "h2", "s3", "h4", "ball", "sl", "root_hinge"};
+  REQUIRE(l.joints.size() == names.size());
+  CHECK(model.nq() == 7 + 3 + 4 + 1 + 1 + 1);
+  CHECK(model.nv() == 6 + 3 + 3 + 1 + 1 + 1);
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    CHECK(l.joints[k].name == names[k]);
+    const int j = model.joint_index(names[k]);
+    CHECK(model.q_offset(j) == l.joints[k].q_index);
+    CHECK(model.v_offset(j) == l.joints[k].v_index);
+  }
+  CHECK(l.joints[0].type == "free");
+  CHECK(l.joints[5].type == "ball");
+  CHECK(l.joints[2].ref == Approx(15.0 * 3.14159265358979323846 / 180.0).epsilon(1e-15));
+  CHECK(model.find_frame("hand") != nullptr);
+  CHECK(model.find_frame("two_hinges") != nullptr);
+}
+
+TEST_CASE("mjcf: defaults, limits, armature and the report", "[mjcf]") {
+  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("defaults.xml"));
+  REQUIRE(l.joints.size() == 3);
+  CHECK(l.joints[1].name == "hip");
+  CHECK(l.joints[1].armature == 0.01);
+  CHECK(l.joints[1].limited);
+  CHECK(l.model.limits(l.model.joint_index("hip")).upper == 1.0);
+  CHECK(l.joints[2].armature == 0.0);  // class="main" overrides the childclass
+  CHECK_FALSE(l.joints[2].limited);
+  CHECK(l.model.joint(l.model.joint_index("t")).axis == Eigen::Vector3d::UnitY());
+  CHECK(l.model.joint(l.model.joint_index("hip")).axis == Eigen::Vector3d::UnitX());
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::inertia_from_geoms) == 3);
+  CHECK(l.report.lines().front().rfind(fixture("defaults.xml"), 0) == 0);
+  // the foot: a sphere of density 1200 and radius 0.06 at the origin: m = 1200 · 4/3 π r³
+  const double m = 1200.0 * 4.0 / 3.0 * 3.14159265358979323846 * 0.06 * 0.06 * 0.06;
+  CHECK(l.model.inertia(l.model.body_index("foot")).m == Approx(m).epsilon(1e-14));
+}
+
+namespace {
+
+/// The largest differences of one fixture against MuJoCo, each relative to the largest entry of MuJoCo's.
+struct Differences {
+  double H = 0.0, bias = 0.0, qacc = 0.0;
+  double inertia = 0.0;  ///< MuJoCo's body inertia about the centre of mass (R(iquat) diag(inertia) Rᵀ) vs treedyn's
+};
+
+/// The map of the header comment for the model's free joints at q (treedyn layout): T and k(q, v).
+void free_blocks(const Loaded<double>& l, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::MatrixXd& T,
+                 Eigen::VectorXd& k) {
+  const int n = l.model.nv();
+  T = Eigen::MatrixXd::Identity(n, n);
+  k = Eigen::VectorXd::Zero(n);
+  for (const JointInfo<double>& j : l.joints) {
+    if (j.type != "free") continue;
+    const Eigen::Matrix3d R = treedyn::detail::quaternion_rotation(q.segment<4>(j.q_index + 3));
+    const int i = j.v_index;
+    T.block(i, i, 6, 6).setZero();
+    T.block(i, i + 3, 3, 3).setIdentity();   // ω = ω
+    T.block(i + 3, i, 3, 3) = R.transpose();  // v_body = Rᵀ ṗ
+    k.segment<3>(i + 3) = v.segment<3>(i).cross(v.segment<3>(i + 3));
+  }
+}
+
+#if TREEDYN_WITH_MUJOCO
+/// Loads `path` in MuJoCo and treedyn, and compares M, qfrc_bias and qacc at `states` random states.
+Differences compare_with_mujoco(const std::string& path, int states) {
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  INFO(path << ": " << error);
+  REQUIRE(m != nullptr);
+  mjData* d = mj_makeData(m);
+  const Loaded<double> l = treedyn::mjcf::load<double>(path);
+  treedyn::Data<double> data(l.model);
+  const int n = l.model.nv();
+  REQUIRE(m->nv == n);
+  REQUIRE(m->nq == l.model.nq());
+  REQUIRE(m->njnt == static_cast<int>(l.joints.size()));
+  Differences worst;
+  for (int b = 1; b < m->nbody; ++b) {  // the inertias each side holds, in the body frame about the centre of mass
+    const int i = l.model.body_index(mj_id2name(m, mjOBJ_BODY, b));
+    const treedyn::RigidInertia<double>& I = l.model.inertia(i);
+    const Eigen::Vector3d c = I.h / I.m;
+    const Eigen::Matrix3d I_c = I.I.matrix() - I.m * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+    const double* w = m->body_iquat + 4 * b;
+    const Eigen::Matrix3d R = Eigen::Quaterniond(w[0], w[1], w[2], w[3]).toRotationMatrix();
+    const Eigen::Matrix3d I_mj = R * Eigen::Vector3d(m->body_inertia[3 * b], m->body_inertia[3 * b + 1],
+                                                     m->body_inertia[3 * b + 2]).asDiagonal() * R.transpose();
+    worst.inertia = std::max(worst.inertia, max_abs(I_mj - I_c) / max_abs(I_c));
+  }
+  treedyn::test::Rng rng(20261127);
+  for (int s = 0; s < states; ++s) {
+    // a random state in treedyn's layout, then MuJoCo's qpos / qvel from it
+    const Eigen::VectorXd q = treedyn::random_configuration(l.model, static_cast<std::uint64_t>(s + 1));
+    const Eigen::VectorXd v = rng.matrix<double>(n, 1);
+    Eigen::MatrixXd T;
+    Eigen::VectorXd k;
+    free_blocks(l, q, v, T, k);
+    const Eigen::VectorXd v_mj = T.inverse() * v;  // T is a permutation-and-rotation: exact enough
+    for (std::size_t jj = 0; jj < l.joints.size(); ++jj) {
+      const JointInfo<double>& j = l.joints[jj];
+      CHECK(m->jnt_qposadr[jj] == j.q_index);
+      CHECK(m->jnt_dofadr[jj] == j.v_index);
+      const int a = j.q_index;
+      if (j.type == "free" || j.type == "ball") {
+        const int o = j.type == "free" ? 3 : 0;
+        for (int i = 0; i < o; ++i) d->qpos[a + i] = q(a + i);
+        d->qpos[a + o] = q(a + o + 3);  // w
+        for (int i = 0; i < 3; ++i) d->qpos[a + o + 1 + i] = q(a + o + i);
+      } else {
+        d->qpos[a] = q(a);
+      }
+    }
+    for (int i = 0; i < n; ++i) d->qvel[i] = v_mj(i);
+    mj_forward(m, d);
+    Eigen::MatrixXd M(n, n);
+    mj_fullM(m, M.data(), d->qM);  // symmetric: row or column major alike
+    const Eigen::VectorXd bias = Eigen::Map<const Eigen::VectorXd>(d->qfrc_bias, n);
+    const Eigen::VectorXd qacc = Eigen::Map<const Eigen::VectorXd>(d->qacc, n);
+    // treedyn, with MuJoCo's armature and damping added
+    Eigen::VectorXd armature(n), damping(n);
+    for (const JointInfo<double>& j : l.joints) {
+      const int nvj = j.type == "free" ? 6 : j.type == "ball" ? 3 : 1;
+      armature.segment(j.v_index, nvj).setConstant(j.armature);
+      damping.segment(j.v_index, nvj).setConstant(j.damping);
+    }
+    const Eigen::MatrixXd H = treedyn::test::crba_dense(l.model, data, q);
+    const Eigen::VectorXd c = treedyn::bias(l.model, data, q, v);
+    const Eigen::MatrixXd M_td = T.transpose() * H * T + Eigen::MatrixXd(armature.asDiagonal());
+    const Eigen::VectorXd bias_td = T.transpose() * (c - H * k);
+    Eigen::VectorXd qacc_td;
+    if (armature.isZero() && damping.isZero()) {
+      const Eigen::VectorXd qdd = treedyn::aba(l.model, data, q, v, Eigen::VectorXd::Zero(n));
+      REQUIRE(data.aba_status.ok());
+      qacc_td = T.inverse() * (qdd + k);
+    } else {
+      qacc_td = M_td.ldlt().solve(-bias_td - damping.cwiseProduct(v_mj));
+    }
+    worst.H = std::max(worst.H, max_abs(M_td - M) / max_abs(M));
+    worst.bias = std::max(worst.bias, max_abs(bias_td - bias) / max_abs(bias));
+    worst.qacc = std::max(worst.qacc, max_abs(qacc_td - qacc) / max_abs(qacc));
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return worst;
+}
+#endif
+
+}  // namespace
+
+#if TREEDYN_WITH_MUJOCO
+TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujoco]") {
+  // fixtures whose inertias MuJoCo stores exactly (given diagonal, or one aligned geom per body)
+  for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms.xml", "defaults.xml",
+                           "quadruped.xml", "include_main.xml"}) {
+    const Differences diff = compare_with_mujoco(fixture(name), 5);
+    INFO(name << ": H " << diff.H << ", bias " << diff.bias << ", qacc " << diff.qacc);
+    std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g\n", name, diff.H,
+                diff.bias, diff.qacc);
+    CHECK(diff.inertia <= 1e-12);
+    CHECK(diff.H <= 1e-12);
+    CHECK(diff.bias <= 1e-12);
+    CHECK(diff.qacc <= 1e-12);
+  }
+}
+
+TEST_CASE("mjcf: fixtures MuJoCo diagonalises (fullinertia, rotated geoms) equal it to its eigensolver's accuracy",
+          "[mjcf][mujoco]") {
+  for (const char* name : {"arm7.xml", "geoms_combined.xml"}) {
+    const Differences diff = compare_with_mujoco(fixture(name), 5);
+    std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g; MuJoCo's diagonalised "
+                "inertias differ from the file's by %.2g\n", name, diff.H, diff.bias, diff.qacc, diff.inertia);
+    // MuJoCo's inertias are off by diff.inertia (its iterative 3×3 eigensolver: 6.5e-7 relative on arm7's
+    // link inertias, whose principal moments span two decades); H and the bias move by as much, q̈ by that
+    // times the conditioning of this small arm (measured: below diff.inertia)
+    CHECK(diff.inertia <= 1e-6);
+    CHECK(diff.H <= diff.inertia);
+    CHECK(diff.bias <= diff.inertia);
+    CHECK(diff.qacc <= 10 * diff.inertia);
+  }
+}
+#endif
+
+/// Every body's inertia and tree transform of the `Scalar` load against the double load's, to a few ε of the
+/// coarser of the two.
+template <class Scalar>
+void check_scalar_load(const std::string& path) {
+  const Loaded<double> d = treedyn::mjcf::load<double>(path);
+  const Loaded<Scalar> s = treedyn::mjcf::load<Scalar>(path);
+  REQUIRE(s.model.nbodies() == d.model.nbodies());
+  const double eps = std::max(static_cast<double>(std::numeric_limits<Scalar>::epsilon()),
+                              std::numeric_limits<double>::epsilon());
+  for (int i = 0; i < d.model.nbodies(); ++i) {
+    const Eigen::Matrix<double, 6, 6> I = d.model.inertia(i).matrix();
+    const Eigen::Matrix<double, 6, 6> I_s = s.model.inertia(i).matrix().template cast<double>();
+    CHECK(max_abs(I_s - I) <= 64 * eps * max_abs(I));
+    const treedyn::Transform<double>& X = d.model.tree_transform(i);
+    const treedyn::Transform<Scalar>& X_s = s.model.tree_transform(i);
+    CHECK(max_abs(X_s.E.template cast<double>() - X.E) <= 64 * eps);
+    CHECK(max_abs(X_s.r.template cast<double>() - X.r) <= 64 * eps * (1.0 + max_abs(X.r)));
+  }
+}
+
+TEST_CASE("mjcf: float and long double loads agree with the double load to their precision", "[mjcf]") {
+  for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms_combined.xml", "quadruped.xml"}) {
+    INFO(name);
+    check_scalar_load<float>(fixture(name));
+    check_scalar_load<long double>(fixture(name));
+  }
+}
+
+TEST_CASE("mjcf: the same robot from MJCF, built in C++ and from URDF has the same H", "[mjcf]") {
+  const treedyn::Model<double> cpp = treedyn::robots::arm7<double>();
+  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("arm7.xml"));
+  REQUIRE(l.model.nv() == cpp.nv());
+  CHECK(l.model.find_frame("flange") != nullptr);
+  treedyn::Data<double> d1(cpp), d2(l.model);
+  double worst = 0.0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q = treedyn::random_configuration(cpp, seed);
+    const Eigen::MatrixXd H1 = treedyn::test::crba_dense(cpp, d1, q);
+    const Eigen::MatrixXd H2 = treedyn::test::crba_dense(l.model, d2, q);
+    worst = std::max(worst, max_abs(H1 - H2) / max_abs(H1));
+  }
+  std::printf("mjcf arm7 vs robots::arm7: max relative difference of H %.2g\n", worst);
+  CHECK(worst <= 1e-14);
+#if TREEDYN_MJCF_WITH_URDF
+  // and from examples/robots/arm7.urdf
+  const treedyn::Model<double> from_urdf = treedyn::urdf::load<double>(TREEDYN_MJCF_ARM7_URDF).model;
+  REQUIRE(from_urdf.nv() == cpp.nv());
+  treedyn::Data<double> d3(from_urdf);
+  double worst_urdf = 0.0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q = treedyn::random_configuration(cpp, seed);
+    const Eigen::MatrixXd H2 = treedyn::test::crba_dense(l.model, d2, q);
+    const Eigen::MatrixXd H3 = treedyn::test::crba_dense(from_urdf, d3, q);
+    worst_urdf = std::max(worst_urdf, max_abs(H3 - H2) / max_abs(H2));
+  }
+  std::printf("mjcf arm7 vs arm7.urdf: max relative difference of H %.2g\n", worst_urdf);
+  CHECK(worst_urdf <= 1e-14);
+#endif
+}
+
+TEST_CASE("mjcf: bad input is refused naming the file, the element and the line", "[mjcf]") {
+  const auto body = [](const std::string& inside) {
+    return "<mujoco>\n<worldbody>\n<body name=\"b\">\n" + inside + "\n</body>\n</worldbody>\n</mujoco>";
+  };
+  const std::string inertial = "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>";
+  std::string e = error_of(body("<joint name=\"j\" type=\"screw\"/>" + inertial));
+  CHECK(e.find("<string>:4: <joint> 'j'") != std::string::npos);
+  CHECK(e.find("screw") != std::string::npos);
+  e = error_of(body("<joint name=\"j\" axis=\"0 1x 0\"/>" + inertial));
+  CHECK(e.find("<string>:4: <joint> 'j': attribute axis=\"0 1x 0\": malformed") != std::string::npos);
+  e = error_of(body("<joint name=\"j\" axis=\"0 1\"/>" + inertial));
+  CHECK(e.find("2 numbers, expected 3") != std::string::npos);
+  e = error_of(body("<joint name=\"j\" axis=\"0 0 0\"/>" + inertial));
+  CHECK(e.find("axis: zero vector") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/>"));
+  CHECK(e.find("<string>:3: <body> 'b'") != std::string::npos);
+  CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"));
+  CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" mass=\"1\"/>"));  // found by fuzz_mjcf
+  CHECK(e.find("<string>:4: <inertial>: attribute diaginertia is missing") != std::string::npos);
+  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" diaginertia=\"1 1 1\"/>"));
+  CHECK(e.find("<string>:4: <inertial>: attribute mass is missing") != std::string::npos);
+  e = error_of(body("<joint name=\"j\" class=\"nope\"/>" + inertial));
+  CHECK(e.find("unknown default class 'nope'") != std::string::npos);
+  e = error_of("<mujoco><worldbody><body name=\"a\"><body name=\"b\"><freejoint/>" + inertial +
+               "</body></body></worldbody></mujoco>");
+  CHECK(e.find("a free joint must be the only joint of a top-level body") != std::string::npos);
+  e = error_of("<mujoco><worldbody><include file=\"no_such_file.xml\"/></worldbody></mujoco>");
+  CHECK(e.find("<string>:1: <include>: included file 'no_such_file.xml' cannot be opened") != std::string::npos);
+  e = error_of(fixture("include_cycle_a.xml"));
+  CHECK(e.find("include_cycle_b.xml:2: <include>: include cycle") != std::string::npos);
+  CHECK(e.find("include_cycle_a.xml' is already being read") != std::string::npos);
+  e = error_of(fixture("no_such_model.xml"));
+  CHECK(e.find("cannot open file") != std::string::npos);
+  e = error_of("/dev/null");
+  CHECK(e.find("cannot open file '/dev/null' (not a regular file)") != std::string::npos);
+  e = error_of("<mujoco><include file=\"" + std::string(TREEDYN_MJCF_TEST_DIR) + "\"/></mujoco>");
+  CHECK(e.find("<string>:1: <include>: included file") != std::string::npos);
+  e = error_of("<mujoco><worldbody><body></worldbody></mujoco>");
+  CHECK(e.find("treedyn::mjcf: <string>: malformed XML at line 1") == 0);
+  e = error_of("<robot/>");
+  CHECK(e.find("no <mujoco> root element") != std::string::npos);
+  e = error_of("<mujoco><compiler angle=\"grad\"/></mujoco>");
+  CHECK(e.find("<compiler>: attribute angle=\"grad\": not one of degree, radian") != std::string::npos);
+  e = error_of(body("<joint name=\"j\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>" + inertial));
+  CHECK(e.empty());  // joints have no orientation: not read
+  e = error_of(body(inertial + "<site name=\"s\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>"));
+  CHECK(e.find("more than one of quat") != std::string::npos);
+}
+
+TEST_CASE("mjcf: mesh geoms are reported, never guessed; ignored elements are reported", "[mjcf]") {
+  const Loaded<double> l = treedyn::mjcf::load<double>(
+      "<mujoco><worldbody><body name=\"b\"><joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"
+      "<geom type=\"sphere\" size=\"0.1\"/></body></worldbody><equality/><actuator/></mujoco>");
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::mesh_mass_skipped) == 1);
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::ignored) == 2);
+  CHECK(l.model.inertia(0).m == Approx(1000.0 * 4.0 / 3.0 * 3.14159265358979323846 * 1e-3).epsilon(1e-14));
+}

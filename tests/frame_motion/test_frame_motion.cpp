@@ -42,10 +42,10 @@ using MatL = Eigen::Matrix<L, Eigen::Dynamic, Eigen::Dynamic>;
 using Mat6L = Eigen::Matrix<L, 6, 6>;
 using Vec6L = Eigen::Matrix<L, 6, 1>;
 
-constexpr ReferenceFrame kAxes[3] = {ReferenceFrame::local, ReferenceFrame::world_aligned, ReferenceFrame::world};
+constexpr ReferenceFrame kAxes[3] = {ReferenceFrame::local, ReferenceFrame::world_aligned, ReferenceFrame::world_origin};
 
 const char* axes_name(ReferenceFrame r) {
-  return r == ReferenceFrame::local ? "local" : r == ReferenceFrame::world ? "world" : "world_aligned";
+  return r == ReferenceFrame::local ? "local" : r == ReferenceFrame::world_origin ? "world" : "world_aligned";
 }
 
 template <class To, class From>
@@ -64,7 +64,7 @@ MatL to_l(const Eigen::MatrixBase<D>& m) {
 /// The dense map from frame coordinates to `r`'s axes: 1, ^0X_F, or blockdiag(^0R_F, ^0R_F).
 Mat6L axes_matrix(ReferenceFrame r, const Transform<L>& X_F0) {
   if (r == ReferenceFrame::local) return Mat6L::Identity();
-  if (r == ReferenceFrame::world) return X_F0.motion_matrix().inverse();
+  if (r == ReferenceFrame::world_origin) return X_F0.motion_matrix().inverse();
   Mat6L R = Mat6L::Zero();
   R.topLeftCorner<3, 3>() = R.bottomRightCorner<3, 3>() = X_F0.E.transpose();
   return R;

@@ -29,8 +29,8 @@ namespace treedyn {
 
 /// The axes (and origin) a frame's motion and Jacobian are expressed in (docs/frame-motion.md#three-reference-frames):
 /// `local` = frame origin, frame axes (Pinocchio's LOCAL); `world_aligned` = frame origin, world axes
-/// (LOCAL_WORLD_ALIGNED); `world` = world origin, world axes (WORLD).
-enum class ReferenceFrame { local, world_aligned, world };
+/// (LOCAL_WORLD_ALIGNED); `world_origin` = world origin, world axes (WORLD).
+enum class ReferenceFrame { local, world_aligned, world_origin };
 
 namespace detail {
 
@@ -54,7 +54,7 @@ void for_each_path_body(const Model<Scalar, N>& model, const Data<Scalar, N>& da
 template <class Scalar>
 Motion<Scalar> motion_in(ReferenceFrame reference, const Transform<Scalar>& X_F0, const Motion<Scalar>& m) noexcept {
   if (reference == ReferenceFrame::local) return m;
-  if (reference == ReferenceFrame::world) return X_F0.apply_inverse_motion(m);
+  if (reference == ReferenceFrame::world_origin) return X_F0.apply_inverse_motion(m);
   Motion<Scalar> out;
   out << rotate<true>(X_F0.E, Vector3<Scalar>(m.template head<3>())),
       rotate<true>(X_F0.E, Vector3<Scalar>(m.template tail<3>()));

@@ -98,7 +98,7 @@ const Eigen::Matrix<Scalar, 6, N>& frame_jacobian_time_variation(const Model<Sca
           ws.J.col(k) = col;
           ws.dJ.col(k) = cross_motion(w, col);
           break;
-        case ReferenceFrame::world:
+        case ReferenceFrame::world_origin:
           ws.J.col(k) = F.X_F0.apply_inverse_motion(col);
           ws.dJ.col(k) = F.X_F0.apply_inverse_motion(Motion<Scalar>(cross_motion(vj, col)));
           break;

@@ -18,6 +18,8 @@
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
+#include "treedyn/algorithms/frame_motion.hpp"
 #include "treedyn/algorithms/frame_placements.hpp"
 #include "treedyn/algorithms/gravity_torques.hpp"
 #include "treedyn/algorithms/impulse_aba.hpp"

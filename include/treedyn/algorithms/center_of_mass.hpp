@@ -28,7 +28,7 @@
 // Cost O(N). noexcept; never allocates.
 #pragma once
 
-#include "treedyn/algorithms/detail/outward_pass.hpp"
+#include "treedyn/algorithms/detail/body_acceleration.hpp"
 
 namespace treedyn {
 namespace detail {
@@ -135,17 +135,9 @@ void com_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, const
     const Matrix3<Scalar>& E = data.X_world[i].E;
     momentum += rotate<true>(E, V3(I.m * v + cross(w, I.h)));                        // M4
     if (qdd == nullptr) continue;
-    const MotionHalves<Scalar> sa = subspace_times(model.motion_subspaces()[i], *qdd, model.v_offset(i));
-    V3 aw = sa.w + cross(w, bv.vJ.w), al = sa.v + cross(w, bv.vJ.v) + cross(v, bv.vJ.w);
-    const int p = model.parent(i);
-    if (p != no_parent) {                                                            // + X_i a_λ(i)
-      const Transform<Scalar>& X = data.Xup[i];
-      const V3 awp = data.a[p].template head<3>(), alp = data.a[p].template tail<3>();
-      aw += rotate<false>(X.E, awp);
-      al += rotate<false>(X.E, V3(alp - cross(X.r, awp)));
-    }
-    data.a[i].template head<3>() = aw;
-    data.a[i].template tail<3>() = al;
+    const MotionHalves<Scalar> a = body_acceleration(model, data, *qdd, i, bv);
+    const V3& aw = a.w;
+    const V3& al = a.v;
     force += rotate<true>(E, V3(I.m * (al + cross(w, v)) + cross(aw, I.h) + cross(w, cross(w, I.h))));  // M5
   }
   data.vcom = momentum / data.mass;

@@ -8,8 +8,9 @@
 // but turns the error into a velocity: a sphere 1 mm deep leaves the floor at β·1 mm/Δt and bounces. Here,
 // as in the split-impulse scheme, the correction is a separate pseudo-impulse on the same rows (the step's
 // G = Q Λ⁻¹ Qᵀ, its frames and its articulated inertias) whose velocity Δv moves only the configuration:
-//   e_i  the error after the step: a contact's distance d⁺ = min(d, 0) + Δt w_n (w_n = n̂ᵀ(w⁻ + G p) the
-//        LCP's normal velocity; the gap term d/Δt, for d > 0, is inside w_n), a bilateral row's relative
+//   e_i  the error after the step: a contact's distance d⁺ = d + Δt w_n (w_n = n̂ᵀ(w⁻ + G p) the LCP's
+//        normal velocity), formed only for d < −slop (the LCP keeps w_n ≥ 0, so no other contact can end
+//        deeper than the slop: a step without deep contacts pays one comparison each), a bilateral row's relative
 //        position of F_a from F_b (linear rows; the rotation vector of ^{F_b}R_{F_a} for angular rows, in F_a
 //        coordinates), taken at the step's start (the step holds its velocity at zero);
 //   C1   when some d⁺ < −ws.correction_slop or some |e_b| > ws.correction_slop: the frictionless LCP
@@ -95,12 +96,15 @@ bool contact_drift_correction(const Model<Scalar, N>& model, Data<Scalar, N>& da
   const auto p = ws.step_impulses.head(m);
   for (int i = 0; i < n; ++i) {                                                       // e: the contacts
     const Vector3<Scalar> normal = ws.normal(i);
-    const Scalar w_n = normal.dot(ws.row_values.template segment<3>(3 * i)) +
-                       normal.dot(G.template middleRows<3>(3 * i) * p);
     const Scalar d = contacts[static_cast<std::size_t>(i)].distance;
-    const Scalar after = (d < Scalar(0) ? d : Scalar(0)) + dt * w_n;
-    const Scalar target = after < Scalar(0) ? after : Scalar(0);
-    needed = needed || target < -ws.correction_slop;
+    Scalar target = Scalar(0);
+    if (d < -ws.correction_slop) {  // the LCP keeps w_n ≥ 0: only a contact this deep can end deeper than the slop
+      const Scalar w_n = normal.dot(ws.row_values.template segment<3>(3 * i)) +
+                         normal.dot(G.template middleRows<3>(3 * i) * p);
+      const Scalar after = d + dt * w_n;
+      target = after < Scalar(0) ? after : Scalar(0);
+      needed = needed || target < -ws.correction_slop;
+    }
     b.template segment<3>(3 * i) = (beta * target / dt) * normal;
   }
   for (int k = 0; k < nb; ++k) {                                                      // e: the bilateral rows

@@ -143,7 +143,7 @@ int contact_constraint_rows(const Model<Scalar, N>& model, Data<Scalar, N>& data
     bilateral_position_error(b, X_a0, X_b0, error);
     error_row += rows.count();
     const Spec on_b = b.body_b != world
-                          ? Spec{b.body_b, b.frame_a * data.X_world[b.body_a] * data.X_world[b.body_b].inverse(), rows}
+                          ? Spec{b.body_b, X_a0 * data.X_world[b.body_b].inverse(), rows}
                           : Spec{};
     row = add_group(Group{0, -1, row, rows.count()}, Spec{b.body_a, b.frame_a, rows}, b.body_b != world ? &on_b : nullptr);
   }

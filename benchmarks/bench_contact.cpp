@@ -1,15 +1,19 @@
 // The contact layer's kernels. Lemke/size-k/scalar: Lemke's method on a dense monotone LCP of k unknowns
 // (M = AᵀA + I/10 with A uniform in [−1, 1), q uniform in [−1, 1), one fixed draw per size), the workspace
 // sized once; the counter `pivots` is the number of pivots the problem takes.
-// ContactStep/box-on-plane/scalar: one contact_step (ABA, OSCM of the 4 corner contacts, the time-step LCP
-// of size 24, the impulse ABA, integrate) of a cube (free joint, half side 0.1 m, 1 kg) resting on the
-// plane z = 0 under gravity, μ = 0.5, n_f = 4, Δt = 1 ms, from the same state every iteration.
-// ContactStep/pendulum-n-os/double and ContactStep/pendulum-n-nmcos/double: Jain (n.d.) §8's n-link
+// ContactStep/<scene>/<cone>/<scalar>, cone pyramid or exact (docs/contact.md#exact-friction-cone): one
+// contact_step (ABA, OSCM of the contacts, the time-step problem, the impulse ABA, integrate) from the same
+// state every iteration, μ = 0.5, n_f = 4, Δt = 1 ms: box-on-plane, a cube (free joint, half side 0.1 m, 1 kg)
+// resting on its 4 corners on the plane z = 0 (pyramid LCP of size 24); stack3, three such cubes stacked (12
+// contacts); ball-sliding, a ball (radius 0.1 m) sliding at 2 m/s on the bisector of two pyramid directions.
+// Counters: the LCP size, Lemke's pivots or the exact cone's sweeps, and contact_metrics' largest cone,
+// dissipation and approach violations of the step.
+// ContactStep/pendulum-n-os/<cone>/double and ContactStep/pendulum-n-nmcos/<cone>/double: Jain (n.d.) §8's n-link
 // pendulum (robots::SpherePendulum, minimal coordinates or free bodies with 5n hinge rows), one full step
 // — forward_kinematics, detect_contacts (brute force over the O(n²) shape pairs, 5 mm margin) and
 // contact_step (Δt = 0.1 ms, μ = 0.5, ε = 0.7, n_f = 4) — always from the same state: the paper's initial
 // state advanced, outside the timing, by steps of the same kind until detection first reports a contact
-// (the chain reaching the floor). Counters: the contacts, the LCP size, Lemke's pivots, and `sim_ms`, the
+// (the chain reaching the floor). Counters: the contacts, those above, and `sim_ms`, the
 // simulated time of that state. ContactDetect/pendulum-n/double: forward_kinematics and detect_contacts
 // alone from the OS state, the detection share of the OS step.
 #include <benchmark/benchmark.h>
@@ -21,6 +25,7 @@
 
 #include <Eigen/Core>
 
+#include "treedyn/contact/contact_metrics.hpp"
 #include "treedyn/contact/contact_step.hpp"
 #include "treedyn/kernels/lemke.hpp"
 #include "treedyn/collision/geometry.hpp"
@@ -52,39 +57,95 @@ void register_lemke(int k, const std::string& scalar) {
   });
 }
 
+/// The counters every ContactStep benchmark reports: the LCP size, Lemke's pivots or the exact cone's sweeps, and
+/// contact_metrics' largest violations of the last step (docs/contact.md#contact-metrics).
 template <class S>
-void register_box_on_plane(const std::string& scalar) {
+void contact_counters(benchmark::State& st, const treedyn::ContactStepWorkspace<S, treedyn::Dynamic>& ws,
+                      const std::vector<treedyn::Contact<S>>& contacts) {
+  const treedyn::ContactMetrics<S> m = treedyn::contact_metrics(ws, contacts);
+  st.counters["lcp_size"] = ws.lcp_size();
+  st.counters["pivots"] = ws.status().lcp.pivots;
+  st.counters["cone"] = static_cast<double>(m.worst.cone);
+  st.counters["dissipation"] = static_cast<double>(m.worst.dissipation);
+  st.counters["approach"] = static_cast<double>(m.worst.approach);
+}
+
+const char* cone_name(treedyn::FrictionCone cone) { return cone == treedyn::FrictionCone::exact ? "exact" : "pyramid"; }
+
+/// One free body (mass 1, inertia diag(I)) under gravity −9.81 z.
+template <class S>
+treedyn::Model<S> free_body(const treedyn::Matrix3<S>& inertia, int bodies = 1) {
+  using namespace treedyn;
+  ModelBuilder<S> b;
+  for (int k = 0; k < bodies; ++k)
+    b.add_body(no_parent, Joint<S>::free_flyer(), Transform<S>::identity(),
+               RigidInertia<S>::from_mass_com_inertia(S(1), Vector3<S>::Zero(), inertia));
+  return b.build().with_gravity(Vector3<S>(S(0), S(0), S(-9.81)));
+}
+
+/// ContactStep/<scene>/<cone>/<scalar>: one contact_step of `model` at (q, v) on `contacts`, Δt = 1 ms.
+template <class S>
+void register_scene(const std::string& scene, const std::string& scalar, const treedyn::Model<S>& model,
+                    const std::vector<treedyn::Contact<S>>& contacts, const Eigen::Matrix<S, Eigen::Dynamic, 1>& q,
+                    const Eigen::Matrix<S, Eigen::Dynamic, 1>& v) {
+  using namespace treedyn;
+  using VectorX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+  for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact}) {
+    const std::string name = "ContactStep/" + scene + "/" + cone_name(cone) + "/" + scalar;
+    benchmark::RegisterBenchmark(name.c_str(), [model, contacts, q, v, cone](benchmark::State& st) {
+      Data<S> data(model);
+      ContactStepWorkspace<S, Dynamic> ws(model, static_cast<int>(contacts.size()));
+      ws.friction_cone = cone;
+      const VectorX tau = VectorX::Zero(model.nv());
+      for (auto _ : st) {
+        benchmark::DoNotOptimize(contact_step(model, data, ws, q, v, tau, contacts, S(1e-3)).code);
+        benchmark::ClobberMemory();
+      }
+      if (!ws.status().ok()) st.SkipWithError("contact_step failed");
+      contact_counters(st, ws, contacts);
+    });
+  }
+}
+
+/// The scenes: a ball (radius 0.1 m) sliding at 2 m/s on the bisector of two pyramid directions; a cube (half
+/// side 0.1 m) resting on its 4 corners; a stack of three such cubes (12 contacts); μ = 0.5, n_f = 4.
+template <class S>
+void register_scenes(const std::string& scalar) {
   using namespace treedyn;
   using VectorX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
   const S a = S(0.1);
-  ModelBuilder<S> b;
-  b.add_body(no_parent, Joint<S>::free_flyer(), Transform<S>::identity(),
-             RigidInertia<S>::from_mass_com_inertia(S(1), Vector3<S>::Zero(), Matrix3<S>::Identity() * (S(2) / S(3) * a * a)));
-  const Model<S> model = b.build();
-  std::vector<Contact<S>> contacts;
-  for (const S x : {-a, a})
-    for (const S y : {-a, a}) {
-      Contact<S> c;
-      c.point_a = Vector3<S>(x, y, -a);
-      c.point_b = Vector3<S>(x, y, S(0));
-      contacts.push_back(c);
+  const auto contact = [](int body_a, int body_b, const Vector3<S>& on_a, const Vector3<S>& on_b) {
+    Contact<S> c;
+    c.body_a = body_a;
+    c.body_b = body_b;
+    c.point_a = on_a;
+    c.point_b = on_b;
+    c.mu = S(0.5);
+    c.tangent = Vector3<S>::UnitX();
+    return c;
+  };
+  {
+    VectorX q = VectorX::Zero(7), v = VectorX::Zero(6);
+    q(2) = a;
+    q(6) = S(1);
+    v(3) = v(4) = S(2) / std::sqrt(S(2));
+    register_scene<S>("ball-sliding", scalar, free_body<S>(Matrix3<S>::Identity() * (S(0.4) * a * a)),
+                      {contact(0, world, Vector3<S>(S(0), S(0), -a), Vector3<S>::Zero())}, q, v);
+  }
+  for (const int cubes : {1, 3}) {
+    VectorX q = VectorX::Zero(7 * cubes), v = VectorX::Zero(6 * cubes);
+    std::vector<Contact<S>> contacts;
+    for (int k = 0; k < cubes; ++k) {
+      q(7 * k + 2) = a + S(2 * k) * a;
+      q(7 * k + 6) = S(1);
+      for (const S x : {-a, a})
+        for (const S y : {-a, a})
+          contacts.push_back(contact(k, k == 0 ? world : k - 1, Vector3<S>(x, y, -a),
+                                     k == 0 ? Vector3<S>(x, y, S(0)) : Vector3<S>(x, y, a)));
     }
-  VectorX q = VectorX::Zero(7);
-  q(2) = a;
-  q(6) = S(1);
-  const std::string name = "ContactStep/box-on-plane/" + scalar;
-  benchmark::RegisterBenchmark(name.c_str(), [model, contacts, q](benchmark::State& st) {
-    Data<S> data(model);
-    ContactStepWorkspace<S, Dynamic> ws(model, 4);
-    const VectorX v = VectorX::Zero(6), tau = VectorX::Zero(6);
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(contact_step(model, data, ws, q, v, tau, contacts, S(1e-3)).code);
-      benchmark::ClobberMemory();
-    }
-    if (!ws.status().ok()) st.SkipWithError("contact_step failed");
-    st.counters["lcp_size"] = ws.lcp_size();
-    st.counters["pivots"] = ws.status().lcp.pivots;
-  });
+    register_scene<S>(cubes == 1 ? "box-on-plane" : "stack3", scalar,
+                      free_body<S>(Matrix3<S>::Identity() * (S(2) / S(3) * a * a), cubes), contacts, q, v);
+  }
 }
 
 /// One pendulum step as the example takes it: kinematics, detection, contact_step.
@@ -129,11 +190,14 @@ void register_pendulum(int n) {
   using namespace treedyn;
   using VectorX = Eigen::VectorXd;
   const auto p = std::make_shared<const robots::SpherePendulum<double>>(n);
-  for (const bool nmc : {false, true}) {
-    const std::string name = "ContactStep/pendulum-" + std::to_string(n) + (nmc ? "-nmcos" : "-os") + "/double";
-    benchmark::RegisterBenchmark(name.c_str(), [p, nmc](benchmark::State& st) {
+  for (const bool nmc : {false, true})
+   for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact}) {
+    const std::string name = "ContactStep/pendulum-" + std::to_string(n) + (nmc ? "-nmcos/" : "-os/") + cone_name(cone) +
+                             "/double";
+    benchmark::RegisterBenchmark(name.c_str(), [p, nmc, cone](benchmark::State& st) {
       PendulumStepper<double> s(nmc ? p->nmc : p->os, nmc ? p->nmc_geometry : p->os_geometry,
                                 nmc ? p->hinges : std::vector<BilateralConstraint<double>>{});
+      s.ws.friction_cone = cone;
       VectorX q = nmc ? p->nmc_q : p->os_q, v = nmc ? p->nmc_v : p->os_v;
       int steps = 0;
       if (!first_contact(s, q, v, steps)) {
@@ -146,8 +210,7 @@ void register_pendulum(int n) {
       }
       if (!s.ws.status().ok()) st.SkipWithError("contact_step failed");
       st.counters["contacts"] = static_cast<double>(s.contacts.size());
-      st.counters["lcp_size"] = s.ws.lcp_size();
-      st.counters["pivots"] = s.ws.status().lcp.pivots;
+      contact_counters(st, s.ws, s.contacts);
       st.counters["sim_ms"] = steps * 0.1;
     });
   }
@@ -169,8 +232,8 @@ void register_pendulum(int n) {
 }
 
 const bool registered = [] {
-  register_box_on_plane<double>("double");
-  register_box_on_plane<float>("float");
+  register_scenes<double>("double");
+  register_scenes<float>("float");
   for (const int k : {6, 12, 24, 48, 96}) {
     register_lemke<double>(k, "double");
     register_lemke<float>(k, "float");

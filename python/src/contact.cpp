@@ -637,7 +637,7 @@ void bind_statuses(py::module_& m) {
       .def_readonly("dynamics", &StepReport::dynamics, "Status of ABA / OSCM")
       .def_readonly("contacts", &StepReport::contacts, "contacts in the step (n_u)")
       .def_readonly("collisions", &StepReport::collisions, "contacts that took part in a collision")
-      .def_readonly("lcp_size", &StepReport::lcp_size, "n_b + n_u (n_f + 2) of the last LCP solved")
+      .def_readonly("lcp_size", &StepReport::lcp_size, "n_b + n_u (n_f + 2) of the last LCP solved (n_b + 3 n_u on the exact cone)")
       .def_readonly("field", &StepReport::field,
                     "a bad contact value: its field ('mu', 'restitution', 'normal', 'distance', ...; the contact is\n"
                     "`row`), empty otherwise")
@@ -734,6 +734,24 @@ void bind_step(py::module_& m) {
           },
           "beta of the drift correction (docs/contact.md#drift-correction): the fraction of each penetration and\n"
           "bilateral position error removed per step by moving positions only; 0 switches it off; default 0.2")
+      .def_property(
+          "friction_cone",
+          [](const StepPy& w) {
+            return w.visit([](const auto& of) {
+              return py::str(of.ws.friction_cone == FrictionCone::exact ? "exact" : "pyramid");
+            });
+          },
+          [](StepPy& w, const std::string& cone) {
+            if (cone != "pyramid" && cone != "exact")
+              value_error("ContactStep.friction_cone must be 'pyramid' or 'exact'; given '" + cone + "'");
+            w.visit([&cone](auto& of) {
+              of.ws.friction_cone = cone == "exact" ? FrictionCone::exact : FrictionCone::pyramid;
+              return py::object();
+            });
+          },
+          "'pyramid' (default: each contact's friction_directions, Jain's LCP by Lemke's method) or 'exact' (the\n"
+          "Coulomb cone itself by nonsmooth Gauss-Seidel; docs/contact.md#exact-friction-cone). With 'exact' the\n"
+          "status's lcp.pivots are the sweeps taken and lcp.residual the natural-map residual (m/s).")
       .def_property_readonly("q_next", [](const StepPy& w) {
         return w.visit([](const auto& of) { return py::object(copy_out<typename std::decay_t<decltype(of.ws.q_next)>::Scalar>(of.ws.q_next)); });
       }, "(nq,) q after the last step")

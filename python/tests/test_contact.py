@@ -329,6 +329,14 @@ def test_threads_sharing_a_workspace_get_the_serial_result():
         np.testing.assert_array_equal(r, serial[0])
 
 
+def body_rotation(q):
+    """R (world = R * body) of a free joint's quaternion (x, y, z, w) in q[3:7]."""
+    x, y, z, w = (float(c) for c in q[3:7])
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
 @pytest.mark.parametrize("directions", [4, 8])
 def test_metrics_of_a_sphere_sliding_between_two_pyramid_directions(dtype, directions):
     """contact_metrics through ContactStep.metrics: sliding along a direction of the pyramid nothing is violated;
@@ -344,10 +352,7 @@ def test_metrics_of_a_sphere_sliding_between_two_pyramid_directions(dtype, direc
         v = np.array([0, 0, 0, v0 * np.cos(angle), v0 * np.sin(angle), 0], dtype)
         q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), [contact], dt)
         assert status.ok
-        x, y, z, w = (float(c) for c in q1[3:7])  # the new body frame: world = R * body
-        R = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+        R = body_rotation(q1)
         slip_vector = R @ v1[3:].astype(float) + np.cross(R @ v1[:3].astype(float), (0, 0, -RADIUS))
         slip, F_n = np.linalg.norm(slip_vector[:2]), float(ws.normal_impulses[0])
         metrics = ws.metrics
@@ -378,3 +383,38 @@ def test_drift_correction_moves_a_sunken_sphere_out_without_velocity(dtype):
         assert np.abs(v1).max() <= 64 * eps(dtype) * G * dt
     with pytest.raises(ValueError, match="stabilisation"):
         ws.stabilisation = 1.5
+
+
+def test_exact_cone_slides_with_coulomb_friction_in_every_direction(dtype):
+    """ContactStep.friction_cone = 'exact' (docs/contact.md#exact-friction-cone): a sphere sliding on the bisector
+    of two pyramid directions, where the 4-sided pyramid falls short of Coulomb's friction, is slowed by exactly
+    mu g dt along its sliding direction (the spin it gains: 5/2 mu g dt / r), and contact_metrics reports no
+    violation; the pyramid is left behind by more than the tolerance."""
+    model = sphere_model(dtype)
+    mu, dt, v0 = 0.2, 1e-3, 2.0
+    contact = treedyn.Contact(body_a=0, point_a=(0, 0, -RADIUS), normal=(0, 0, 1), mu=mu, tangent=(1, 0, 0))
+    heading = np.array([1.0, 1.0, 0.0]) / np.sqrt(2.0)
+    q = state(dtype, (0, 0, RADIUS))
+    v = np.concatenate([np.zeros(3), v0 * heading]).astype(dtype)
+    speeds = {}
+    for cone in ("pyramid", "exact"):
+        ws = treedyn.ContactStep(model, 1)
+        assert ws.friction_cone == "pyramid"
+        ws.friction_cone = cone
+        q1, v1, status = treedyn.contact_step(model, ws, q, v, np.zeros(6, dtype), [contact], dt)
+        assert status.ok
+        assert status.lcp_size == (3 if cone == "exact" else 6)
+        speeds[cone] = body_rotation(q1) @ v1[3:].astype(float)  # world coordinates
+        if cone == "exact":
+            assert status.lcp.pivots >= 1
+            assert status.lcp.residual <= 1e3 * eps(dtype) * v0
+            metrics = ws.metrics
+            assert metrics["cone"] <= 256 * eps(dtype) * MASS * G * dt
+            assert metrics["dissipation"] <= 256 * eps(dtype) * v0 * MASS * G * dt
+    expected = (v0 - mu * G * dt) * heading
+    tol = 1e3 * eps(dtype) * v0
+    assert np.abs(speeds["exact"] - expected).max() <= tol
+    assert np.abs(speeds["pyramid"] - expected).max() > 100 * tol
+    ws = treedyn.ContactStep(model, 1)
+    with pytest.raises(ValueError, match="friction_cone"):
+        ws.friction_cone = "elliptic"

@@ -52,13 +52,16 @@ void require_contact_step_allocation_free() {
   for (Contact<T>& c : deep) c.distance = T(-1e-3);
   std::vector<Contact<T>> bad(four);
   bad[2].restitution = T(1.5);  // a bad contact value: the status path names it without allocating
-  for (const bool bilateral : {false, true}) {
+  for (const bool bilateral : {false, true})
+   for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact}) {
     ContactStepWorkspace<T, Dynamic> ws(model, 10, 6,
                                         bilateral ? std::vector<BilateralConstraint<T>>{hinge}
                                                   : std::vector<BilateralConstraint<T>>{});
+    ws.friction_cone = cone;  // the exact cone: coulomb_gauss_seidel in every LCP of the step
     for (const std::vector<Contact<T>>* list : {&contacts, &four, &none, &deep})
       for (const auto* v : {&resting, &falling, &spinning}) {
-        INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts"
+        INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts, "
+                                              << (cone == FrictionCone::exact ? "exact cone" : "pyramid")
                                               << (v == &falling ? ", colliding" : ""));
         CHECK(allocations_in([&] { (void)contact_step(model, data, ws, q, *v, tau, *list, T(1e-3)); }) == 0);
         REQUIRE(ws.status().ok());

@@ -22,7 +22,9 @@
 //           [ D̄ᵀ G D̄   Ê ] [β]   [ D̄ᵀ v ]              Ê = diag(Ê_i), Ê_i = [0; e] ((n_f + 1) × 1),
 //       w = [ Ē        0 ] [σ] + [ 0    ],  0 ≤ w ⊥ z ≥ 0,  Ē = diag(Ē_i), Ē_i = [μ_i, −eᵀ]
 //       rows β: Ê σ + D̄ᵀ v⁺ ⊥ β (normal velocity ≥ 0; friction opposes sliding); rows σ: μ F_n − Σ β ⊥ σ.
-//   C4  Lemke's method on it.
+//   C4  Lemke's method on it. With ws.cone = FrictionCone::exact, C3–C4 are instead the contact problem on the
+//       Coulomb cone itself for (G, v) by coulomb_gauss_seidel (contact/coulomb_gauss_seidel.hpp,
+//       docs/contact.md#exact-friction-cone), and C5 takes its impulses.
 //   C5  F_u = D̄ β (the linear impulses on the A sides), p_b as in C2, and the velocities after the impulse
 //       v_u⁺ = v_u + G_uu F_u + G_ub p_b.
 // The LCP matrix is not symmetric and its σ block is zero; Lemke's method solves it (Stewart and Trinkle
@@ -40,6 +42,7 @@
 #include <Eigen/Core>
 
 #include "treedyn/contact/contact.hpp"
+#include "treedyn/contact/coulomb_gauss_seidel.hpp"
 #include "treedyn/kernels/lemke.hpp"
 #include "treedyn/detail/check.hpp"
 #include "treedyn/detail/joint_pivot.hpp"
@@ -76,11 +79,12 @@ struct ContactLcpWorkspace {
         velocities(Vector::Zero(3 * contact_capacity)),
         betas(Vector::Zero(contact_capacity * (direction_capacity + 1))),
         sliding_speeds(Vector::Zero(contact_capacity)),
-        beta_offset(static_cast<std::size_t>(contact_capacity) + 1, 0) {}
+        beta_offset(static_cast<std::size_t>(contact_capacity) + 1, 0), exact(contact_capacity) {}
 
   [[nodiscard]] int contacts() const noexcept { return n_u; }
   [[nodiscard]] int bilateral() const noexcept { return n_b; }
-  /// n_b + n_u (n_f + 2): the size of eq. 53 (the LCP solved is n_u (n_f + 2) after eliminating p_b).
+  /// n_b + n_u (n_f + 2): the size of eq. 53 (the LCP solved is n_u (n_f + 2) after eliminating p_b); on the
+  /// exact cone n_b + 3 n_u, the unknowns of its problem.
   [[nodiscard]] int lcp_size() const noexcept { return n_b + nz; }
   /// F_u = D̄ β: the linear impulse on body A at each contact (−F_u on B), 3 per contact, world frame.
   [[nodiscard]] auto impulse() const noexcept { return impulses.head(3 * n_u); }
@@ -90,7 +94,7 @@ struct ContactLcpWorkspace {
   [[nodiscard]] auto beta(int i) const noexcept {
     return betas.segment(beta_offset[idx(i)], beta_offset[idx(i) + 1] - beta_offset[idx(i)]);
   }
-  /// σ_i: the sliding speed of contact i (0 when it sticks).
+  /// σ_i: the sliding speed of contact i (0 when it sticks; on the exact cone ‖w_t‖ after the impulse).
   [[nodiscard]] Scalar sliding_speed(int i) const noexcept { return sliding_speeds(i); }
   /// p_b: the bilateral impulses.
   [[nodiscard]] auto bilateral_impulse() const noexcept { return bilateral_impulses.head(n_b); }
@@ -118,6 +122,10 @@ struct ContactLcpWorkspace {
   std::vector<int> beta_offset;  ///< C1: the first β entry of each contact, then Σ (n_f,i + 1)
   int n_u = 0, n_b = 0, nz = 0;  ///< the last problem: contacts, bilateral rows, unknowns of the reduced LCP
   ContactLcpStatus<Scalar> last_status;  ///< status()
+  /// C3–C4 on the pyramid (Lemke's method) or on the exact Coulomb cone (coulomb_gauss_seidel: then
+  /// status() reports its sweeps as pivots and its natural-map residual, and β_i holds F_n,i and zeros).
+  FrictionCone cone = FrictionCone::pyramid;
+  CoulombGaussSeidelWorkspace<Scalar> exact;  ///< the exact cone's solver (its max_sweeps and tolerance may be set)
 
  private:
   static std::size_t idx(int i) noexcept { return static_cast<std::size_t>(i); }
@@ -234,11 +242,10 @@ void contact_lcp_assemble(ContactLcpWorkspace<Scalar>& ws, const std::vector<Con
   }
 }
 
-/// C5: β, σ from Lemke's z; F_u = D̄ β; p_b = −G_bb⁻¹ (G_bu F_u + v_b); v_u⁺ = v_u + G_uu F_u + G_ub p_b.
-template <class Scalar, class DG, class DV, class DGbu>
-void contact_lcp_impulses(ContactLcpWorkspace<Scalar>& ws, const Eigen::MatrixBase<DG>& G_uu,
-                          const Eigen::MatrixBase<DV>& v_u, const Eigen::MatrixBase<DGbu>& G_bu) noexcept {
-  const int n_u = ws.n_u, n_b = ws.n_b, nbeta = ws.nz - n_u;
+/// C5 on the pyramid: β, σ from Lemke's z; F_u = D̄ β.
+template <class Scalar>
+void contact_lcp_pyramid_impulses(ContactLcpWorkspace<Scalar>& ws) noexcept {
+  const int n_u = ws.n_u, nbeta = ws.nz - n_u;
   const auto z = ws.lemke.z();
   ws.betas.head(nbeta) = z.head(nbeta);
   ws.sliding_speeds.head(n_u) = z.segment(nbeta, n_u);
@@ -247,6 +254,38 @@ void contact_lcp_impulses(ContactLcpWorkspace<Scalar>& ws, const Eigen::MatrixBa
     const int oi = ws.beta_offset[static_cast<std::size_t>(i)], ni = ws.beta_offset[static_cast<std::size_t>(i) + 1] - oi;
     F.segment(3 * i, 3).noalias() = ws.directions.middleCols(oi, ni).lazyProduct(z.segment(oi, ni));
   }
+}
+
+/// C3–C5 on the exact cone: coulomb_gauss_seidel on the Schur complement (G, v) of C2, each contact's frame
+/// [n̂, t̂_1] from C1's D̄_i; F_u = λ, β_i = (F_n,i, 0 …), σ_i = ‖w_t,i‖.
+template <class Scalar>
+const ContactLcpStatus<Scalar>& contact_lcp_exact_cone(ContactLcpWorkspace<Scalar>& ws,
+                                                       const std::vector<Contact<Scalar>>& contacts) noexcept {
+  const int n_u = ws.n_u;
+  ws.nz = 3 * n_u;
+  for (int i = 0; i < n_u; ++i) {
+    const int oi = ws.beta_offset[static_cast<std::size_t>(i)];
+    ws.exact.frames.template middleCols<2>(3 * i) = ws.directions.template middleCols<2>(oi);
+    ws.exact.friction(i) = contacts[static_cast<std::size_t>(i)].mu;
+  }
+  ws.last_status = coulomb_gauss_seidel(ws.exact, n_u, ws.schur.topLeftCorner(3 * n_u, 3 * n_u), ws.schur_velocity.head(3 * n_u));
+  ws.impulses.head(3 * n_u) = ws.exact.impulses();
+  ws.betas.head(ws.beta_offset[static_cast<std::size_t>(n_u)]).setZero();
+  for (int i = 0; i < n_u; ++i) {
+    const Vector3<Scalar> n = ws.directions.col(ws.beta_offset[static_cast<std::size_t>(i)]);
+    const Vector3<Scalar> w = ws.exact.velocities().template segment<3>(3 * i);
+    ws.betas(ws.beta_offset[static_cast<std::size_t>(i)]) = n.dot(ws.exact.impulses().template segment<3>(3 * i));
+    ws.sliding_speeds(i) = (w - n * n.dot(w)).norm();
+  }
+  return ws.last_status;
+}
+
+/// C5, both cones: p_b = −G_bb⁻¹ (G_bu F_u + v_b); v_u⁺ = v_u + G_uu F_u + G_ub p_b.
+template <class Scalar, class DG, class DV, class DGbu>
+void contact_lcp_impulses(ContactLcpWorkspace<Scalar>& ws, const Eigen::MatrixBase<DG>& G_uu,
+                          const Eigen::MatrixBase<DV>& v_u, const Eigen::MatrixBase<DGbu>& G_bu) noexcept {
+  const int n_u = ws.n_u, n_b = ws.n_b;
+  const auto F = ws.impulses.head(3 * n_u);
   auto vplus = ws.velocities.head(3 * n_u);
   vplus = v_u;
   vplus.noalias() += G_uu.lazyProduct(F);
@@ -270,9 +309,15 @@ const ContactLcpStatus<Scalar>& contact_lcp(ContactLcpWorkspace<Scalar>& ws, con
   detail::contact_lcp_directions(ws, contacts, static_cast<int>(v_b.size()));               // C1
   ws.last_status = ContactLcpStatus<Scalar>{};
   if (!detail::contact_lcp_eliminate_bilateral(ws, G_uu, v_u, G_bu, G_bb, v_b)) return ws.last_status;  // C2
+  if (ws.cone == FrictionCone::exact) {
+    if (detail::contact_lcp_exact_cone(ws, contacts).ok()) detail::contact_lcp_impulses(ws, G_uu, v_u, G_bu);
+    return ws.last_status;
+  }
   detail::contact_lcp_assemble(ws, contacts);                                               // C3
   ws.last_status = lemke(ws.lemke, ws.lcp_matrix.topLeftCorner(ws.nz, ws.nz), ws.lcp_vector.head(ws.nz));  // C4
-  if (ws.last_status.ok()) detail::contact_lcp_impulses(ws, G_uu, v_u, G_bu);               // C5
+  if (!ws.last_status.ok()) return ws.last_status;
+  detail::contact_lcp_pyramid_impulses(ws);                                                 // C5
+  detail::contact_lcp_impulses(ws, G_uu, v_u, G_bu);
   return ws.last_status;
 }
 

@@ -1,6 +1,7 @@
 // contact_step: one time step of a tree with unilateral frictional contacts, collisions and bilateral
 // constraints, by the operational-space contact LCP of Jain (n.d.), eq. 53, §6 (time stepping) and §7
-// (collisions), with the friction polyhedron of Stewart and Trinkle (1996) (docs/references.md).
+// (collisions), with the friction polyhedron of Stewart and Trinkle (1996) (docs/references.md), or, with
+// ws.friction_cone = FrictionCone::exact, on the Coulomb cone itself (contact/coulomb_gauss_seidel.hpp).
 //
 // Given q, q̇ (= θ̇⁻), τ, the contacts of this step (contact/contact.hpp; a collision detector's list,
 // any size up to the workspace's max_contacts) and Δt:
@@ -143,7 +144,7 @@ int contact_constraint_rows(const Model<Scalar, N>& model, Data<Scalar, N>& data
     bilateral_position_error(b, X_a0, X_b0, error);
     error_row += rows.count();
     const Spec on_b = b.body_b != world
-                          ? Spec{b.body_b, b.frame_a * data.X_world[b.body_a] * data.X_world[b.body_b].inverse(), rows}
+                          ? Spec{b.body_b, X_a0 * data.X_world[b.body_b].inverse(), rows}
                           : Spec{};
     row = add_group(Group{0, -1, row, rows.count()}, Spec{b.body_a, b.frame_a, rows}, b.body_b != world ? &on_b : nullptr);
   }
@@ -340,6 +341,7 @@ const ContactStepStatus<Scalar>& contact_step(const Model<Scalar, N>& model, Dat
   TREEDYN_SAME_SCALAR(Scalar, Dt, "tau");
   ws.last_status = ContactStepStatus<Scalar>{};
   ws.correction_lcp_status = ContactLcpStatus<Scalar>{};
+  ws.lcp.cone = ws.friction_cone;
   if (!detail::contact_step_arguments_ok(model, data, ws, q, qd, tau, contacts, dt))
     return detail::contact_step_fail(ws, Status::Code::invalid_argument);
   if (!detail::contact_values_ok(ws, contacts)) return ws.last_status;

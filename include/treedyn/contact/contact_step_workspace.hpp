@@ -100,6 +100,9 @@ struct ContactStepWorkspace {
   /// penetration and of a bilateral constraint's position error removed per step by moving the positions
   /// only (no velocity is changed). In [0, 1]; 0 switches the correction off.
   Scalar stabilisation = Scalar(0.2);
+  /// The friction cone the step's LCPs solve on (docs/contact.md#exact-friction-cone): the pyramid of each contact's
+  /// friction_directions (Jain's LCP), or the exact Coulomb cone (the solver's settings: lcp_workspace().exact).
+  FrictionCone friction_cone = FrictionCone::pyramid;
   /// Errors at most this large (m, or rad for angular bilateral rows) are left alone by T7: it runs only when
   /// some penetration or bilateral error exceeds it. Default 1e-6.
   Scalar correction_slop = Scalar(1e-6);

@@ -1,5 +1,5 @@
-// What a model loader's report is made of (mjcf/load_types.hpp; urdf/load_types.hpp has the same shape and
-// can move onto it): counting the diagnostics of one kind, and the report's lines as one text. Setup code;
+// What a model loader's report is made of (mjcf/load_types.hpp and urdf/load_types.hpp derive their LoadReport
+// from ReportBase): counting the diagnostics of one kind, and the report's lines as one text. Setup code;
 // allocates.
 #pragma once
 
@@ -23,10 +23,6 @@ inline std::string joined_lines(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) out += line + "\n";
   return out;
 }
-
-}  // namespace treedyn::detail
-
-namespace treedyn::detail {
 
 /// A load report's data: the source (a file, or "<string>") and the diagnostics in the order they were met;
 /// Report (the derived type) says in lines() how they read.

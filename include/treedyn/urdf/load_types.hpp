@@ -4,13 +4,13 @@
 // header comment states the contract; nothing here needs urdfdom.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "treedyn/detail/load_report.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/urdf/inertia_repair.hpp"
 
@@ -68,15 +68,9 @@ struct Diagnostic {
   [[nodiscard]] std::string to_string() const { return element + ": " + what; }
 };
 
-/// Every diagnostic of one load, in the order the loader met them.
-struct LoadReport {
-  std::string source;                    ///< the file, or `"<string>"`
-  std::vector<Diagnostic> diagnostics;
-
-  [[nodiscard]] std::size_t count(Diagnostic::Kind kind) const noexcept {
-    return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                                  [kind](const Diagnostic& d) { return d.kind == kind; }));
-  }
+/// Every diagnostic of one load, in the order the loader met them: `source` (the file, or `"<string>"`),
+/// `diagnostics`, count(kind) and to_string() from detail/load_report.hpp, shared with the MJCF loader.
+struct LoadReport : treedyn::detail::ReportBase<LoadReport, Diagnostic> {
   /// The report for people, one line each, every line starting with the source: the repairs first (inertias,
   /// massless links), then the inertias kept as they are, the mimic joints skipped and made independent,
   /// and last one line for all the fixed links merged (their count and the first few names).
@@ -99,12 +93,6 @@ struct LoadReport {
     }
     if (merged > named) line += ", and " + std::to_string(merged - named) + " more";
     out.push_back(line + ")");
-    return out;
-  }
-  /// lines(), each ended by a newline.
-  [[nodiscard]] std::string to_string() const {
-    std::string out;
-    for (const std::string& line : lines()) out += line + "\n";
     return out;
   }
 };

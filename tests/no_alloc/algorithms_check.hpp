@@ -3,6 +3,8 @@
 #pragma once
 
 #include "no_alloc/no_alloc_support.hpp"
+#include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/coriolis_matrix.hpp"
 
 namespace no_alloc {
 
@@ -22,6 +24,7 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   RneaDerivativesWorkspace<T, N> rnea_derivatives_ws(model);  // built outside the guard, as Data is
   AbaDerivativesWorkspace<T, N> aba_derivatives_ws(model);
   FrameJacobianTimeVariation<T, N> dJ_ws(model);
+  CoriolisMatrixWorkspace<T, N> coriolis_ws(model);
   const int tip = model.nbodies() - 1;
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
@@ -63,6 +66,9 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_origin);
           }) == 0);
+    CHECK(allocations_in([&] { coriolis_matrix(model, data, coriolis_ws, q, qd); }) == 0);
+    CHECK(allocations_in([&] { centroidal_drift(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { centroidal_momentum_rate(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { body_motion(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] { body_motion(model, data, q, qd, qdd); }) == 0);
     for (const ReferenceFrame ref : {ReferenceFrame::local, ReferenceFrame::world_aligned, ReferenceFrame::world_origin}) {

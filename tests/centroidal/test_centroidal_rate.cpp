@@ -14,6 +14,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
 #include "support/robot_cases.hpp"
+#include "support/seed004_cases.hpp"
 #include "support/tolerance.hpp"
 #include "support/unit_quaternions.hpp"
 #include "treedyn/algorithms/ccrba.hpp"
@@ -60,13 +61,6 @@ Reference reference(const Model<T>& model_t, const State<T>& s) {
   return r;
 }
 
-std::vector<RobotCase<double>> cases() {
-  std::vector<RobotCase<double>> c = robot_cases<double>(16);
-  c.push_back({"seed004-table1-r1e-3", robots::two_link<double>(0.999, 0.999, 0.001, 0.001, 0.1)});
-  c.push_back({"seed004-ex2-m1e-4", robots::collinear_masses<double>(1.0, 1e-4, Eigen::Vector3d(0, 0, 1))});
-  return c;
-}
-
 template <class D1, class D2>
 double err(const Eigen::MatrixBase<D1>& a, const Eigen::MatrixBase<D2>& b) {
   return static_cast<double>((a.template cast<B>() - b.template cast<B>()).cwiseAbs().maxCoeff());
@@ -79,7 +73,7 @@ TEMPLATE_TEST_CASE("centroidal_momentum_rate and centroidal_drift against differ
   using T = TestType;
   double worst_drift = 0, worst_rate = 0;
   std::vector<RobotCase<T>> typed;
-  for (const RobotCase<double>& c : cases()) typed.push_back({c.name, c.model.template cast<T>()});
+  for (const RobotCase<double>& c : robot_cases_and_seed004(16)) typed.push_back({c.name, c.model.template cast<T>()});
   for_each_robot_state(typed, 5151, [&](const RobotCase<T>& c, const State<T>& s) {
     Data<T> data(c.model);
     const Reference r = reference(c.model, s);

@@ -18,6 +18,7 @@
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
 #include "support/robot_cases.hpp"
+#include "support/seed004_cases.hpp"
 #include "support/tolerance.hpp"
 #include "support/unit_quaternions.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"
@@ -81,13 +82,6 @@ Reference reference(const Model<T>& model_t, const State<T>& s) {
   return r;
 }
 
-std::vector<RobotCase<double>> cases() {
-  std::vector<RobotCase<double>> c = robot_cases<double>(16);
-  c.push_back({"seed004-table1-r1e-3", robots::two_link<double>(0.999, 0.999, 0.001, 0.001, 0.1)});
-  c.push_back({"seed004-ex2-m1e-4", robots::collinear_masses<double>(1.0, 1e-4, Eigen::Vector3d(0, 0, 1))});
-  return c;
-}
-
 }  // namespace
 
 TEMPLATE_TEST_CASE("coriolis_matrix: C q̇ is the RNEA's velocity terms and Ḣ − 2C is skew, against 50 digits",
@@ -95,7 +89,7 @@ TEMPLATE_TEST_CASE("coriolis_matrix: C q̇ is the RNEA's velocity terms and Ḣ 
   using T = TestType;
   double worst_Cqd = 0, worst_skew = 0, worst_C = 0;
   std::vector<RobotCase<T>> typed;
-  for (const RobotCase<double>& c : cases()) typed.push_back({c.name, c.model.template cast<T>()});
+  for (const RobotCase<double>& c : robot_cases_and_seed004(16)) typed.push_back({c.name, c.model.template cast<T>()});
   for_each_robot_state(typed, 4242, [&](const RobotCase<T>& c, const State<T>& s) {
     const Model<T>& model = c.model;
     Data<T> data(model);

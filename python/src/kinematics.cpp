@@ -300,32 +300,36 @@ void bind_kinematics(py::module_& m) {
   const std::string axes =
       "\nreference: 'local' (frame origin, frame axes), 'world_aligned' (frame origin, world axes) or\n"
       "'world_origin' (world origin, world axes); see docs/frame-motion.md. A frame fixed on the base gives zeros.";
-  def_by_model(m, "frame_velocity", &D::frame_velocity, &F::frame_velocity,
-               "frame_velocity(model, q, v, frame, reference='local') -> (6,)\n\n"
-               "The spatial velocity [w; v] of a named frame (str) or of body `frame` (int) at (q, v): J @ v for\n"
-               "frame_jacobian with the same reference." + axes + nan_status_doc,
-               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("frame"), py::arg("reference") = "local");
-  def_by_model(m, "frame_acceleration", &D::frame_acceleration, &F::frame_acceleration,
-               "frame_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
-               "The spatial acceleration [dw; dv] of the frame at (q, v, a), gravity not included: J @ a + dJ @ v\n"
-               "in 'local' and 'world_origin' axes." + axes + nan_status_doc,
-               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("frame"), py::arg("reference") = "local");
-  def_by_model(m, "frame_classical_acceleration", &D::frame_classical_acceleration, &F::frame_classical_acceleration,
-               "frame_classical_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
-               "The classical acceleration [dw; dv + w x v] of the frame (gravity not included): with\n"
-               "reference='world_aligned' the angular acceleration and the second derivative of the frame's origin,\n"
-               "= J @ a + dJ @ v in those axes." + axes + nan_status_doc,
-               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("frame"), py::arg("reference") = "local");
-  def_by_model(m, "frame_jacobian_time_variation", &D::frame_jacobian_time_variation, &F::frame_jacobian_time_variation,
-               "frame_jacobian_time_variation(model, q, v, frame, reference='local') -> (J, dJ)\n\n"
-               "The frame's Jacobian J (6, nv) (frame_jacobian's) and its time derivative dJ (6, nv) along v: the\n"
-               "derivative of J(integrate(q, t v)) at t = 0." + axes + nan_status_doc,
-               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("frame"), py::arg("reference") = "local");
-  def_by_model(m, "frame_jacobian_drift", &D::frame_jacobian_drift, &F::frame_jacobian_drift,
-               "frame_jacobian_drift(model, q, v, frame, reference='local') -> (6,)\n\n"
-               "dJ @ v without forming dJ: the frame's acceleration at a = 0 without gravity (spatial in 'local' and\n"
-               "'world_origin' axes, classical in 'world_aligned' axes). A task J a = a* - dJ v." + axes + nan_status_doc,
-               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("frame"), py::arg("reference") = "local");
+  // (model, q, v, frame, reference) and (model, q, v, a, frame, reference): the docstring ends with the axes
+  const auto def_v = [&](const char* name, auto f64, auto f32, const std::string& doc) {
+    def_by_model(m, name, f64, f32, doc + axes + nan_status_doc, py::arg("model"), py::arg("q"), py::arg("v"),
+                 py::arg("frame"), py::arg("reference") = "local");
+  };
+  const auto def_va = [&](const char* name, auto f64, auto f32, const std::string& doc) {
+    def_by_model(m, name, f64, f32, doc + axes + nan_status_doc, py::arg("model"), py::arg("q"), py::arg("v"),
+                 py::arg("a"), py::arg("frame"), py::arg("reference") = "local");
+  };
+  def_v("frame_velocity", &D::frame_velocity, &F::frame_velocity,
+        "frame_velocity(model, q, v, frame, reference='local') -> (6,)\n\n"
+        "The spatial velocity [w; v] of a named frame (str) or of body `frame` (int) at (q, v): J @ v for\n"
+        "frame_jacobian with the same reference.");
+  def_va("frame_acceleration", &D::frame_acceleration, &F::frame_acceleration,
+         "frame_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
+         "The spatial acceleration [dw; dv] of the frame at (q, v, a), gravity not included: J @ a + dJ @ v\n"
+         "in 'local' and 'world_origin' axes.");
+  def_va("frame_classical_acceleration", &D::frame_classical_acceleration, &F::frame_classical_acceleration,
+         "frame_classical_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
+         "The classical acceleration [dw; dv + w x v] of the frame (gravity not included): with\n"
+         "reference='world_aligned' the angular acceleration and the second derivative of the frame's origin,\n"
+         "= J @ a + dJ @ v in those axes.");
+  def_v("frame_jacobian_time_variation", &D::frame_jacobian_time_variation, &F::frame_jacobian_time_variation,
+        "frame_jacobian_time_variation(model, q, v, frame, reference='local') -> (J, dJ)\n\n"
+        "The frame's Jacobian J (6, nv) (frame_jacobian's) and its time derivative dJ (6, nv) along v: the\n"
+        "derivative of J(integrate(q, t v)) at t = 0.");
+  def_v("frame_jacobian_drift", &D::frame_jacobian_drift, &F::frame_jacobian_drift,
+        "frame_jacobian_drift(model, q, v, frame, reference='local') -> (6,)\n\n"
+        "dJ @ v without forming dJ: the frame's acceleration at a = 0 without gravity (spatial in 'local' and\n"
+        "'world_origin' axes, classical in 'world_aligned' axes). A task J a = a* - dJ v.");
 }
 
 }  // namespace treedyn::python

@@ -19,6 +19,7 @@
 #include "support/unit_quaternions.hpp"
 #include "treedyn/algorithms/ccrba.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/frame_motion.hpp"
 #include "treedyn/model/configuration.hpp"
 
 using namespace treedyn;
@@ -53,11 +54,16 @@ Reference reference(const Model<T>& model_t, const State<T>& s) {
   Reference r;
   r.drift = (hp - hm) / (2 * h);
   r.rate = r.drift + d.Ag * qdd;
-  // the terms: every body's momentum rate ~ M (1 + Σ|q̇|)² (1 + D)² with D the robot's size about c, plus A_g q̈
-  B D = 0;
-  for (int i = 0; i < m.nbodies(); ++i) D = std::max(D, B((d.X_world[i].r - d.com).norm()));
-  const B s1 = 1 + qd.cwiseAbs().sum() + qdd.cwiseAbs().sum();
-  r.scale = static_cast<double>(d.mass * s1 * s1 * (1 + D) * (1 + D) + d.Ag.cwiseAbs().maxCoeff() * s1);
+  // the size of the terms ḣ_g sums: per body, its inertia times its acceleration and velocity squared (body
+  // coordinates, from body_motion without gravity), with the moment arm to c
+  body_motion(m, d, q, qd, qdd);
+  B scale = 0;
+  for (int i = 0; i < m.nbodies(); ++i) {
+    const B arm = (d.X_world[i].r - d.com).norm();
+    const B I = m.inertia(i).matrix().norm();
+    scale += I * (d.a[i].norm() + d.v[i].norm() * d.v[i].norm()) * (1 + arm);
+  }
+  r.scale = static_cast<double>(scale);
   return r;
 }
 

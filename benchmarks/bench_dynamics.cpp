@@ -4,7 +4,11 @@
 // (CCRBA: A_g, h_g, I_g, kinematics included, as Pinocchio's ccrba) and the centre-of-mass Jacobian
 // (JacobianCom, as Pinocchio's jacobianCenterOfMass); the derivatives of the dynamics (RNEADerivatives:
 // ∂τ/∂q, ∂τ/∂q̇ with τ, as Pinocchio's computeRNEADerivatives; ABADerivatives: ∂q̈/∂q, ∂q̈/∂q̇, ∂q̈/∂τ with q̈,
-// as its computeABADerivatives), each with its workspace built outside the timed loop.
+// as its computeABADerivatives), each with its workspace built outside the timed loop; the Coriolis matrix
+// (CoriolisMatrix, as Pinocchio's computeCoriolisMatrix); the last body's J and J̇ (FrameJacobianTimeVariation,
+// body_motion included, world-aligned axes, as computeJointJacobiansTimeVariation + getFrameJacobianTimeVariation)
+// and the drift J̇ q̇ alone (FrameJacobianDrift, body_motion included); the centroidal drift Ȧ_g q̇
+// (CentroidalDrift, kinematics included).
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -12,6 +16,8 @@
 
 #include "support/fixture.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
+#include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/coriolis_matrix.hpp"
 
 namespace {
 
@@ -73,6 +79,29 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
         benchmark::DoNotOptimize(treedyn::aba_derivatives(m, d, ws, q_, v_, a_));
         benchmark::DoNotOptimize(ws.ddq_dq.data());
       });
+  add_with(
+      "CoriolisMatrix", [](const auto& m) { return treedyn::CoriolisMatrixWorkspace<S>(m); },
+      [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX&) {
+        benchmark::DoNotOptimize(treedyn::coriolis_matrix(m, d, ws, q_, v_));
+        benchmark::DoNotOptimize(ws.C.data());
+      });
+  add_with(
+      "FrameJacobianTimeVariation", [](const auto& m) { return treedyn::FrameJacobianTimeVariation<S>(m); },
+      [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX&) {
+        benchmark::DoNotOptimize(treedyn::body_motion(m, d, q_, v_));
+        benchmark::DoNotOptimize(treedyn::frame_jacobian_time_variation(m, d, ws, m.nbodies() - 1,
+                                                                        treedyn::Transform<S>::identity(),
+                                                                        treedyn::ReferenceFrame::world_aligned)
+                                     .data());
+      });
+  add("FrameJacobianDrift", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX&) {
+    benchmark::DoNotOptimize(treedyn::body_motion(m, d, q_, v_));
+    benchmark::DoNotOptimize(treedyn::frame_jacobian_drift(m, d, v_, m.nbodies() - 1, treedyn::Transform<S>::identity(),
+                                                           treedyn::ReferenceFrame::world_aligned));
+  });
+  add("CentroidalDrift", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX&) {
+    benchmark::DoNotOptimize(treedyn::centroidal_drift(m, d, q_, v_));
+  });
   add("ModifiedABA", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX& a_) {
     benchmark::DoNotOptimize(treedyn::modified_aba(m, d, q_, v_, a_).data());
   });

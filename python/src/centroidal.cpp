@@ -1,5 +1,7 @@
-// treedyn Python module: the centre of mass, its Jacobian, the centroidal momentum matrix and the energies
-// (center_of_mass, jacobian_center_of_mass, ccrba, kinetic_energy, potential_energy; docs/centroidal.md):
+// treedyn Python module: the centre of mass, its Jacobian, the centroidal momentum matrix, the energies and
+// the Coriolis matrix (center_of_mass, jacobian_center_of_mass, ccrba, centroidal_momentum_rate,
+// centroidal_drift, kinetic_energy, potential_energy; docs/centroidal.md; coriolis_matrix,
+// docs/dynamics.md#the-coriolis-matrix):
 // their float64 and float32 forms (Centroidal<S>) and one entry point per function that dispatches on the
 // model's type (common.hpp, def_by_model). These calls are not in the compiled component's list, so this unit
 // instantiates them (for the strided maps NumPy arrays arrive as).
@@ -7,6 +9,8 @@
 #include <string>
 
 #include "common.hpp"
+#include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/coriolis_matrix.hpp"
 
 namespace treedyn::python {
 namespace {
@@ -132,6 +136,39 @@ struct Centroidal {
     }
     return py::float_(static_cast<double>(V));
   }
+
+  /// centroidal_momentum_rate (a given) or centroidal_drift (a None) as a (6,) array.
+  static py::array_t<S> centroidal_momentum_rate(H& h, Obj q, Obj v, Obj a) {
+    const char* call = a.is_none() ? "centroidal_drift" : "centroidal_momentum_rate";
+    const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>(call, "v", v, h.model.nv(), "model.nv");
+    const VectorIn<S> am = a.is_none() ? vm : vector_in<S>(call, "a", a, h.model.nv(), "model.nv");
+    Force<S> rate;
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      rate = a.is_none() ? treedyn::centroidal_drift(h.model, h.data, qm, vm)
+                         : treedyn::centroidal_momentum_rate(h.model, h.data, qm, vm, am);
+      h.last_status = h.data.config_status;
+    }
+    py::array_t<S> out(6);
+    std::copy(rate.data(), rate.data() + 6, out.mutable_data());
+    return out;
+  }
+
+  static py::array_t<S> centroidal_drift(H& h, Obj q, Obj v) { return centroidal_momentum_rate(h, q, v, py::none()); }
+
+  static py::array_t<S> coriolis_matrix(H& h, Obj q, Obj v) {
+    const VectorIn<S> qm = vector_in<S>("coriolis_matrix", "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>("coriolis_matrix", "v", v, h.model.nv(), "model.nv");
+    CoriolisMatrixWorkspace<S> ws(h.model);  // sized per call: the binding allocates its output anyway
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      h.last_status = treedyn::coriolis_matrix(h.model, h.data, ws, qm, vm);
+    }
+    return matrix_out<S>(ws.C);
+  }
 };
 
 }  // namespace
@@ -165,6 +202,20 @@ void bind_centroidal(py::module_& m) {
                std::string("potential_energy(model, q) -> float\n\nV = -sum_i m_i g' p_i with the model's gravity g.") +
                    status,
                py::arg("model"), py::arg("q"));
+  def_by_model(m, "centroidal_momentum_rate", &D::centroidal_momentum_rate, &F::centroidal_momentum_rate,
+               std::string("centroidal_momentum_rate(model, q, v, a) -> (6,)\n\n"
+                           "The rate of the centroidal momentum d(hg)/dt = Ag @ a + dAg @ v, angular first, about the com,\n"
+                           "world axes (as ccrba's hg); gravity not included.") + status,
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"));
+  def_by_model(m, "centroidal_drift", &D::centroidal_drift, &F::centroidal_drift,
+               std::string("centroidal_drift(model, q, v) -> (6,)\n\n"
+                           "dAg @ v: centroidal_momentum_rate at a = 0 (dAg not formed).") + status,
+               py::arg("model"), py::arg("q"), py::arg("v"));
+  def_by_model(m, "coriolis_matrix", &D::coriolis_matrix, &F::coriolis_matrix,
+               std::string("coriolis_matrix(model, q, v) -> C (nv, nv)\n\n"
+                           "The Coriolis matrix: C @ v = bias(q, v) - gravity_torques(q) (the velocity terms) and\n"
+                           "dH/dt - 2 C skew-symmetric (Echeandia & Wensing 2021; docs/dynamics.md).") + status,
+               py::arg("model"), py::arg("q"), py::arg("v"));
 }
 
 }  // namespace treedyn::python

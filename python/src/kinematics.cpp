@@ -1,6 +1,7 @@
 // treedyn Python module: configuration space (neutral, random_configuration, integrate, difference),
-// forward kinematics, frame placements and frame Jacobians, and the controller tick compute_all_terms (whose
-// frame placements share this unit's writer), both scalars.
+// forward kinematics, frame placements, frame Jacobians in three axes, frame velocity and acceleration, J̇ and
+// the drift J̇ q̇ (docs/frame-motion.md), and the controller tick compute_all_terms (whose frame placements
+// share this unit's writer), both scalars.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include "treedyn/algorithms/compute_all_terms.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
 #include "treedyn/model/configuration.hpp"
 
 namespace treedyn::python {
@@ -31,6 +33,21 @@ void write_placement(const Transform<S>& X, S* R, S* p) {
     for (int j = 0; j < 3; ++j) R[3 * i + j] = X.E(j, i);
     p[i] = X.r(i);
   }
+}
+
+/// A 6 × nv matrix into a row-major (6, nv) array.
+template <class M, class S>
+void write_rows(const M& m, S* out) {
+  for (Eigen::Index r = 0; r < 6; ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c) out[r * m.cols() + c] = m(r, c);
+}
+
+/// The axes named by `reference` (docs/frame-motion.md#three-reference-frames), ValueError otherwise.
+ReferenceFrame reference_arg(const char* call, const std::string& reference) {
+  if (reference == "local") return ReferenceFrame::local;
+  if (reference == "world_aligned") return ReferenceFrame::world_aligned;
+  if (reference == "world_origin") return ReferenceFrame::world_origin;
+  value_error(std::string(call) + ": reference must be 'local', 'world_aligned' or 'world_origin'; given '" + reference + "'");
 }
 
 /// Runs forward kinematics on q with the GIL released and the model locked, then write(X_world, R, p)
@@ -133,9 +150,7 @@ struct Kinematics {
   static py::array_t<S> frame_jacobian(H& h, Obj q, Obj frame, const std::string& reference) {
     const VectorIn<S> qm = vector_in<S>("frame_jacobian", "q", q, h.model.nq(), "model.nq");
     const auto f = frame_arg<S>("frame_jacobian", h.model, frame);
-    if (reference != "local" && reference != "world_aligned")
-      value_error("frame_jacobian: reference must be 'local' or 'world_aligned'; given '" + reference + "'");
-    const ReferenceFrame ref = reference == "local" ? ReferenceFrame::local : ReferenceFrame::world_aligned;
+    const ReferenceFrame ref = reference_arg("frame_jacobian", reference);
     const py::ssize_t nv = h.model.nv();
     py::array_t<S> J({py::ssize_t{6}, nv});
     S* Jd = J.mutable_data();
@@ -147,12 +162,85 @@ struct Kinematics {
       if (f.first == no_parent) {  // a frame fixed on the base does not move
         std::fill(Jd, Jd + 6 * nv, S(0));
       } else {
-        const auto& Jm = treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref);
-        for (int r = 0; r < 6; ++r)
-          for (py::ssize_t c = 0; c < nv; ++c) Jd[r * nv + c] = Jm(r, c);
+        write_rows(treedyn::frame_jacobian(h.model, h.data, f.first, f.second, ref), Jd);
       }
     }
     return J;
+  }
+
+  /// body_motion(q, v[, a]) with the GIL released and the model locked, then query(body, placement, ref)
+  /// -> Motion; a frame fixed on the base does not move (zero). Returns the motion as a (6,) array.
+  template <class Query>
+  static py::array_t<S> frame_motion(const char* call, H& h, Obj q, Obj v, const py::object* a, Obj frame,
+                                     const std::string& reference, Query query) {
+    const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>(call, "v", v, h.model.nv(), "model.nv");
+    const VectorIn<S> am = a != nullptr ? vector_in<S>(call, "a", *a, h.model.nv(), "model.nv") : vm;
+    const auto f = frame_arg<S>(call, h.model, frame);
+    const ReferenceFrame ref = reference_arg(call, reference);
+    py::array_t<S> out(6);
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      h.last_status = a != nullptr ? treedyn::body_motion(h.model, h.data, qm, vm, am)
+                                   : treedyn::body_motion(h.model, h.data, qm, vm);
+      const Motion<S> m = f.first == no_parent ? Motion<S>(Motion<S>::Zero()) : Motion<S>(query(vm, f.first, f.second, ref));
+      std::copy(m.data(), m.data() + 6, out.mutable_data());
+    }
+    return out;
+  }
+
+  static py::array_t<S> frame_velocity(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
+    return frame_motion("frame_velocity", h, q, v, nullptr, frame, reference, [&](const auto&, int b, const auto& X, ReferenceFrame r) {
+      return treedyn::frame_velocity(h.model, h.data, b, X, r);
+    });
+  }
+
+  static py::array_t<S> frame_acceleration(H& h, Obj q, Obj v, Obj a, Obj frame, const std::string& reference) {
+    return frame_motion("frame_acceleration", h, q, v, &a, frame, reference, [&](const auto&, int b, const auto& X, ReferenceFrame r) {
+      return treedyn::frame_acceleration(h.model, h.data, b, X, r);
+    });
+  }
+
+  static py::array_t<S> frame_classical_acceleration(H& h, Obj q, Obj v, Obj a, Obj frame, const std::string& reference) {
+    return frame_motion("frame_classical_acceleration", h, q, v, &a, frame, reference,
+                        [&](const auto&, int b, const auto& X, ReferenceFrame r) {
+                          return treedyn::frame_classical_acceleration(h.model, h.data, b, X, r);
+                        });
+  }
+
+  static py::array_t<S> frame_jacobian_drift(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
+    return frame_motion("frame_jacobian_drift", h, q, v, nullptr, frame, reference,
+                        [&](const auto& vm, int b, const auto& X, ReferenceFrame r) {
+                          return treedyn::frame_jacobian_drift(h.model, h.data, vm, b, X, r);
+                        });
+  }
+
+  static py::tuple frame_jacobian_time_variation(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
+    constexpr const char* call = "frame_jacobian_time_variation";
+    const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>(call, "v", v, h.model.nv(), "model.nv");
+    const auto f = frame_arg<S>(call, h.model, frame);
+    const ReferenceFrame ref = reference_arg(call, reference);
+    const py::ssize_t nv = h.model.nv();
+    py::array_t<S> J({py::ssize_t{6}, nv}), dJ({py::ssize_t{6}, nv});
+    S* Jd = J.mutable_data();
+    S* dJd = dJ.mutable_data();
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      h.last_status = treedyn::body_motion(h.model, h.data, qm, vm);
+      if (f.first == no_parent) {  // a frame fixed on the base does not move
+        std::fill(Jd, Jd + 6 * nv, S(0));
+        std::fill(dJd, dJd + 6 * nv, S(0));
+      } else {
+        FrameJacobianTimeVariation<S> ws(h.model);  // sized per call: the binding allocates its outputs anyway
+        treedyn::frame_jacobian_time_variation(h.model, h.data, ws, f.first, f.second, ref);
+        write_rows(ws.J, Jd);
+        write_rows(ws.dJ, dJd);
+      }
+    }
+    return py::make_tuple(J, dJ);
   }
 };
 
@@ -205,9 +293,43 @@ void bind_kinematics(py::module_& m) {
                "frame_jacobian(model, q, frame, reference='local') -> J (6, nv)\n\n"
                "The Jacobian of a named frame (frame: str) or of body `frame` (int) at q: J @ v = [w; v_O], the\n"
                "frame's angular velocity and its origin's linear velocity (angular first), in the frame's axes\n"
-               "(reference='local') or along the world axes ('world_aligned'). Columns of joints off the path to the\n"
-               "base are zero (all of them for a frame fixed on the base).",
+               "(reference='local'), along the world axes ('world_aligned'), or the velocity of the body point at the\n"
+               "world origin along the world axes ('world_origin', Pinocchio's WORLD). Columns of joints off the path\n"
+               "to the base are zero (all of them for a frame fixed on the base).",
                py::arg("model"), py::arg("q"), py::arg("frame"), py::arg("reference") = "local");
+  const std::string axes =
+      "\nreference: 'local' (frame origin, frame axes), 'world_aligned' (frame origin, world axes) or\n"
+      "'world_origin' (world origin, world axes); see docs/frame-motion.md. A frame fixed on the base gives zeros.";
+  // (model, q, v, frame, reference) and (model, q, v, a, frame, reference): the docstring ends with the axes
+  const auto def_v = [&](const char* name, auto f64, auto f32, const std::string& doc) {
+    def_by_model(m, name, f64, f32, doc + axes + nan_status_doc, py::arg("model"), py::arg("q"), py::arg("v"),
+                 py::arg("frame"), py::arg("reference") = "local");
+  };
+  const auto def_va = [&](const char* name, auto f64, auto f32, const std::string& doc) {
+    def_by_model(m, name, f64, f32, doc + axes + nan_status_doc, py::arg("model"), py::arg("q"), py::arg("v"),
+                 py::arg("a"), py::arg("frame"), py::arg("reference") = "local");
+  };
+  def_v("frame_velocity", &D::frame_velocity, &F::frame_velocity,
+        "frame_velocity(model, q, v, frame, reference='local') -> (6,)\n\n"
+        "The spatial velocity [w; v] of a named frame (str) or of body `frame` (int) at (q, v): J @ v for\n"
+        "frame_jacobian with the same reference.");
+  def_va("frame_acceleration", &D::frame_acceleration, &F::frame_acceleration,
+         "frame_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
+         "The spatial acceleration [dw; dv] of the frame at (q, v, a), gravity not included: J @ a + dJ @ v\n"
+         "in 'local' and 'world_origin' axes.");
+  def_va("frame_classical_acceleration", &D::frame_classical_acceleration, &F::frame_classical_acceleration,
+         "frame_classical_acceleration(model, q, v, a, frame, reference='local') -> (6,)\n\n"
+         "The classical acceleration [dw; dv + w x v] of the frame (gravity not included): with\n"
+         "reference='world_aligned' the angular acceleration and the second derivative of the frame's origin,\n"
+         "= J @ a + dJ @ v in those axes.");
+  def_v("frame_jacobian_time_variation", &D::frame_jacobian_time_variation, &F::frame_jacobian_time_variation,
+        "frame_jacobian_time_variation(model, q, v, frame, reference='local') -> (J, dJ)\n\n"
+        "The frame's Jacobian J (6, nv) (frame_jacobian's) and its time derivative dJ (6, nv) along v: the\n"
+        "derivative of J(integrate(q, t v)) at t = 0.");
+  def_v("frame_jacobian_drift", &D::frame_jacobian_drift, &F::frame_jacobian_drift,
+        "frame_jacobian_drift(model, q, v, frame, reference='local') -> (6,)\n\n"
+        "dJ @ v without forming dJ: the frame's acceleration at a = 0 without gravity (spatial in 'local' and\n"
+        "'world_origin' axes, classical in 'world_aligned' axes). A task J a = a* - dJ v.");
 }
 
 }  // namespace treedyn::python

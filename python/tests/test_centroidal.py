@@ -78,3 +78,55 @@ def test_energies(robot):
     V_ref = -np.sum(m * (pc @ g))
     V = treedyn.potential_energy(model, q)
     assert abs(V - V_ref) <= 16 * model.nbodies * eps(dt) * m.sum() * np.linalg.norm(g) * (1 + np.abs(pc).max())
+
+
+def test_coriolis_matrix_times_v_is_the_velocity_terms_and_dH_minus_2C_is_skew(robot):
+    """C @ v = bias - gravity_torques (float64 NumPy reference); C + C' = dH/dt by central differences of crba's
+    H along v on the float64 model (q(t) = integrate(q, t v))."""
+    model, model64, q, v, _ = robot
+    dt = model.dtype
+    C = treedyn.coriolis_matrix(model, q, v)
+    assert C.dtype == dt and C.shape == (model.nv, model.nv) and model.last_status.ok
+    q64, v64 = as64(q), as64(v)
+    velocity_terms = treedyn.bias(model64, q64, v64) - treedyn.gravity_torques(model64, q64)
+    H = treedyn.crba(model64, q64)
+    scale = np.abs(H).max() * (1 + np.abs(v64).sum()) * (1 + np.abs(treedyn.forward_kinematics(model64, q64)[1]).max())
+    tol = 16 * model.nbodies * eps(dt) * scale
+    assert np.abs(as64(C) @ v64 - velocity_terms).max() <= tol * (1 + np.abs(v64).sum())
+    h = 1e-6
+    dH = (treedyn.crba(model64, treedyn.integrate(model64, q64, v64, h)) -
+          treedyn.crba(model64, treedyn.integrate(model64, q64, v64, -h))) / (2 * h)
+    assert np.abs(as64(C) + as64(C).T - dH).max() <= tol + 1e-8 * scale
+
+
+def test_coriolis_matrix_nan_velocity_sets_the_status(dtype):
+    model = treedyn.robots.arm7(dtype)
+    q = treedyn.random_configuration(model, 2)
+    v = np.ones(model.nv, dtype)
+    v[1] = np.nan
+    assert np.isnan(treedyn.coriolis_matrix(model, q, v)).all()
+    assert not model.last_status.ok
+
+
+def test_centroidal_rate_is_the_derivative_of_hg(robot):
+    """centroidal_drift = d(hg)/dt along integrate(q, t v) at constant v (central differences of ccrba's hg on
+    the float64 model); centroidal_momentum_rate = drift + Ag @ a."""
+    model, model64, q, v, tau = robot
+    dt = model.dtype
+    a = (tau / 5).astype(dt)
+    q64, v64, a64 = as64(q), as64(v), as64(a)
+    drift = treedyn.centroidal_drift(model, q, v)
+    rate = treedyn.centroidal_momentum_rate(model, q, v, a)
+    assert drift.dtype == dt and drift.shape == (6,) and rate.shape == (6,) and model.last_status.ok
+    h = 1e-6
+    hp = treedyn.ccrba(model64, treedyn.integrate(model64, q64, v64, h), v64)["hg"]
+    hm = treedyn.ccrba(model64, treedyn.integrate(model64, q64, v64, -h), v64)["hg"]
+    fd = (hp - hm) / (2 * h)
+    Ag = treedyn.ccrba(model64, q64, v64)["Ag"]
+    M = float(np.sum(model64.masses))
+    size = 1 + np.abs(body_coms(model64, q64) - treedyn.center_of_mass(model64, q64)["com"]).max()
+    s1 = 1 + np.abs(v64).sum() + np.abs(a64).sum()
+    scale = M * s1**2 * size**2
+    tol = 16 * model.nbodies * eps(dt) * scale + 1e-8 * scale
+    assert np.abs(as64(drift) - fd).max() <= tol
+    assert np.abs(as64(rate) - (fd + Ag @ a64)).max() <= tol

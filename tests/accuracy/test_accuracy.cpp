@@ -60,6 +60,13 @@ TEST_CASE("accuracy: aba", "[accuracy]") { check_algorithm("aba"); }
 TEST_CASE("accuracy: modified_aba", "[accuracy]") { check_algorithm("modified_aba"); }
 TEST_CASE("accuracy: minverse_ltdl", "[accuracy]") { check_algorithm("minverse_ltdl"); }
 TEST_CASE("accuracy: minverse_aba", "[accuracy]") { check_algorithm("minverse_aba"); }
+TEST_CASE("accuracy: frame_jacobian_drift (local, world-aligned)", "[accuracy]") {
+  check_algorithm("frame_jacobian_drift local");
+  check_algorithm("frame_jacobian_drift world");
+}
+TEST_CASE("accuracy: frame_classical_acceleration (world-aligned)", "[accuracy]") {
+  check_algorithm("frame_classical_acceleration world");
+}
 TEST_CASE("accuracy: oscm", "[accuracy]") { check_algorithm("oscm"); }
 TEST_CASE("accuracy: oscm_faithful", "[accuracy]") { check_algorithm("oscm_faithful"); }
 TEST_CASE("accuracy: oscm_dense", "[accuracy]") { check_algorithm("oscm_dense"); }

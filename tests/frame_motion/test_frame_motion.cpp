@@ -24,7 +24,9 @@
 
 #include "support/random.hpp"
 #include "support/robot_cases.hpp"
+#include "support/seed004_cases.hpp"
 #include "support/tolerance.hpp"
+#include "support/unit_quaternions.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
 #include "treedyn/algorithms/frame_motion.hpp"
@@ -87,16 +89,7 @@ void jacobians_at(const Model<B>& m, Data<B>& d, const VecB& q, int body, const 
 std::vector<FrameReference> references(const Model<B>& m, const State<double>& s, const std::vector<int>& bodies,
                                        const std::vector<Transform<B>>& placements) {
   const VecB qd = s.qd.cast<B>(), qdd = s.qdd.cast<B>();
-  // a quaternion rounded to float is not a unit one: the kinematics normalise it on use, but integrate's
-  // free-flyer step rotates p by it unnormalised, which would tilt the curve q(t) by ~ε_float; so the
-  // 50-digit reference starts from the normalised quaternions (the same placements)
-  VecB q = s.q.cast<B>();
-  for (int i = 0; i < m.nbodies(); ++i) {
-    const JointType t = m.joint(i).type;
-    if (t != JointType::spherical && t != JointType::free_flyer) continue;
-    const int iq = m.q_offset(i) + (t == JointType::free_flyer ? 3 : 0);
-    q.segment<4>(iq) /= B(q.segment<4>(iq).norm());
-  }
+  const VecB q = unit_quaternions(m, VecB(s.q.cast<B>()));  // support/unit_quaternions.hpp says why
   const B h("1e-15");
   VecB qp(m.nq()), qm(m.nq());
   integrate(m, q, qd, h, qp);
@@ -137,13 +130,6 @@ std::vector<FrameReference> references(const Model<B>& m, const State<double>& s
   return out;
 }
 
-std::vector<RobotCase<double>> cases() {
-  std::vector<RobotCase<double>> c = robot_cases<double>(16);
-  c.push_back({"seed004-table1-r1e-3", robots::two_link<double>(0.999, 0.999, 0.001, 0.001, 0.1)});
-  c.push_back({"seed004-ex2-m1e-4", robots::collinear_masses<double>(1.0, 1e-4, Eigen::Vector3d(0, 0, 1))});
-  return c;
-}
-
 struct Worst {
   double ratio[6] = {0, 0, 0, 0, 0, 0};  // error / (ε n scale): J, dJ, v, a, classical, drift
 };
@@ -158,7 +144,7 @@ double err(const Eigen::MatrixBase<D1>& a, const Eigen::MatrixBase<D2>& b) {
 TEMPLATE_TEST_CASE("frame motion and J̇ against 50-digit references", "[frame_motion]", float, double) {
   using T = TestType;
   Worst worst;
-  const std::vector<RobotCase<double>> all = cases();
+  const std::vector<RobotCase<double>> all = robot_cases_and_seed004(16);
   for (std::size_t ci = 0; ci < all.size(); ++ci) {
     const RobotCase<double>& c = all[ci];
     INFO(c.name);

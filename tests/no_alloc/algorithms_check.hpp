@@ -3,6 +3,8 @@
 #pragma once
 
 #include "no_alloc/no_alloc_support.hpp"
+#include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/coriolis_matrix.hpp"
 
 namespace no_alloc {
 
@@ -21,6 +23,9 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   Eigen::Matrix<T, N, 2> B = Eigen::Matrix<T, N, 2>::Ones(model.nv(), 2);
   RneaDerivativesWorkspace<T, N> rnea_derivatives_ws(model);  // built outside the guard, as Data is
   AbaDerivativesWorkspace<T, N> aba_derivatives_ws(model);
+  FrameJacobianTimeVariation<T, N> dJ_ws(model);
+  CoriolisMatrixWorkspace<T, N> coriolis_ws(model);
+  const int tip = model.nbodies() - 1;
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { forward_kinematics(model, data, q); }) == 0);
@@ -59,7 +64,22 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
     CHECK(allocations_in([&] {
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::local);
             frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_aligned);
+            frame_jacobian(model, data, model.nbodies() - 1, placement, ReferenceFrame::world_origin);
           }) == 0);
+    CHECK(allocations_in([&] { coriolis_matrix(model, data, coriolis_ws, q, qd); }) == 0);
+    CHECK(allocations_in([&] { centroidal_drift(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { centroidal_momentum_rate(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { body_motion(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { body_motion(model, data, q, qd, qdd); }) == 0);
+    for (const ReferenceFrame ref : {ReferenceFrame::local, ReferenceFrame::world_aligned, ReferenceFrame::world_origin}) {
+      CHECK(allocations_in([&] {
+              frame_velocity(model, data, tip, placement, ref);
+              frame_acceleration(model, data, tip, placement, ref);
+              frame_classical_acceleration(model, data, tip, placement, ref);
+              frame_jacobian_time_variation(model, data, dJ_ws, tip, placement, ref);
+              frame_jacobian_drift(model, data, qd, tip, placement, ref);
+            }) == 0);
+    }
   }
 }
 

@@ -80,10 +80,16 @@ struct Reference {
 Reference reference_dynamics(const Model<double>& model, const State& s);
 
 /// The end frame's Jacobians (local and world-aligned), each column's distance d_j (see jacobian above), and
-/// Λ = J H⁻¹ Jᵀ (local J), all in 50 digits.
+/// Λ = J H⁻¹ Jᵀ (local J), all in 50 digits; the drift J̇ q̇ (local and world-aligned) and the classical
+/// acceleration [ω̇; p̈] at q̈ = the state's τ (world-aligned), with the scales of the "motion" metric.
 struct FrameReference {
   MatrixL J_local, J_world, compliance;
   VectorL distance;
+  VectorL drift_local, drift_world, accel_world;
+  /// V² and V² + Σ_k t(S_k q̈_k), V = Σ_k t(S_k q̇_k) over the joints k on the frame's path, t(m) = ‖^F X_k m‖ +
+  /// ‖m_ω‖ d_max (d_max the largest distance from the frame to a path body): the size of the terms the drift
+  /// and the acceleration are sums of, so a cancellation among them is charged to the algorithm.
+  long double drift_scale = 1, accel_scale = 1;
 };
 FrameReference reference_frame(const Model<double>& model, const State& s);
 
@@ -125,7 +131,8 @@ std::vector<Measurement> measure_dynamics(const Case& c, const std::vector<Refer
 /// minverse_ltdl, minverse_aba, minverse_schur, minverse_apply_schur, minverse_apply_fixman.
 template <class T>
 std::vector<Measurement> measure_inverse(const Case& c, const std::vector<Reference>& refs);
-/// frame_jacobian (local, world-aligned), oscm, oscm_faithful, oscm_dense, osim, oscm_schur, osim_schur.
+/// frame_jacobian (local, world-aligned), frame_jacobian_drift (local, world-aligned) and
+/// frame_classical_acceleration (world-aligned) ("motion": ‖Δ‖ / FrameReference's scale), oscm, oscm_faithful, oscm_dense, osim, oscm_schur, osim_schur.
 template <class T>
 std::vector<Measurement> measure_operational(const Case& c, const std::vector<Reference>& refs,
                                              const std::vector<FrameReference>& frame_refs);

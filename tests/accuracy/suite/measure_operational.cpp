@@ -1,4 +1,4 @@
-// measure_operational<T>: the end frame's Jacobians and the operational-space compliance and inertia by every
+// measure_operational<T>: the end frame's Jacobians, its drift J̇ q̇ and classical acceleration, and the operational-space compliance and inertia by every
 // kernel, in T against the 50-digit reference. Compiled once per scalar (TREEDYN_TEST_SCALAR).
 #include <memory>
 #include <stdexcept>
@@ -8,6 +8,7 @@
 #include "accuracy/suite/measure_common.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
 #include "treedyn/algorithms/oscm.hpp"
 #include "treedyn/algorithms/oscm_dense.hpp"
 #include "treedyn/algorithms/oscm_schur.hpp"
@@ -44,6 +45,19 @@ std::vector<Measurement> measure_operational(const Case& c, const std::vector<Re
           jacobian_error(widen(frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned)), fr.J_world,
                          fr.distance),
           16, n);
+    const VectorT qd = c.states[k].qd.cast<T>(), qdd = c.states[k].tau.cast<T>();
+    body_motion(model, data, q, qd, qdd);
+    const auto motion = [&](const std::string& name, const Motion<T>& m, const VectorL& reference, long double scale) {
+      r.add(name, "motion", static_cast<double>((widen(m) - reference).norm() / scale), 16, model.nbodies());
+    };
+    motion("frame_jacobian_drift local", frame_jacobian_drift(model, data, qd, tip, placement, ReferenceFrame::local),
+           fr.drift_local, fr.drift_scale);
+    motion("frame_jacobian_drift world",
+           frame_jacobian_drift(model, data, qd, tip, placement, ReferenceFrame::world_aligned), fr.drift_world,
+           fr.drift_scale);
+    motion("frame_classical_acceleration world",
+           frame_classical_acceleration(model, data, tip, placement, ReferenceFrame::world_aligned), fr.accel_world,
+           fr.accel_scale);
     if (!c.operational || !solvable<T>(n, ref.kappa_s)) continue;
     const double kappa_lambda = scaled_condition(fr.compliance);
     if (!solvable<T>(6, kappa_lambda)) continue;

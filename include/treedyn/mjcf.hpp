@@ -14,8 +14,8 @@
 //   ω_body]); a hinge or slide's ref is folded into the tree transform, so q equals qpos. Joints keep their
 //   MJCF names (an unnamed one: its body's name), every named body and site is a named frame; Loaded::joints
 //   holds each joint's qpos / qvel address, range, ref, armature and damping (armature and damping are not in
-//   treedyn's H or bias). Gravity: `<option gravity>`. Numbers are read in binary64 (strtod) and rounded
-//   once to Scalar; frames, inertias and geom inertias are then computed in Scalar.
+//   treedyn's H or bias). Gravity: `<option gravity>`. Numbers are parsed from their decimal text straight
+//   into Scalar (docs/mjcf.md#numbers); frames, inertias and geom inertias are then computed in Scalar.
 //   Errors: std::invalid_argument starting "treedyn::mjcf: <file>" and, for an element, ":<line>: <element>
 //   'name': " and the reason: no such file, malformed XML, no <mujoco>, an unknown joint type or keyword, a
 //   malformed or non-finite number or the wrong count of them, a zero axis or quaternion, an unknown default
@@ -68,7 +68,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
   if (source != "<string>") doc.include_stack.push_back(source);
   read_document(doc, text, out.report);  // L2
   TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}};
-  t.builder.set_gravity(vec3<Scalar>({doc.gravity[0], doc.gravity[1], doc.gravity[2]}));
+  t.builder.set_gravity(gravity<Scalar>(doc));
   for (const tinyxml2::XMLElement* world : doc.worldbodies)  // L4
     for_each_child(doc, world, [&](const tinyxml2::XMLElement* c) {
       const std::string kind = c->Name();

@@ -63,17 +63,16 @@ struct TreeBuilder {
   /// `<inertial>`: mass, pos, orientation, diaginertia or fullinertia (the latter in the body frame).
   MassProperties<Scalar> inertial(const Element& e) {
     const Pose<Scalar> P = pose<Scalar>(e, doc.compiler);
-    const Scalar m = Scalar(e.numbers("mass", 1, 1)[0]);
+    const Scalar m = e.numbers<Scalar>("mass", 1, 1)[0];
     if (m < Scalar(0)) e.fail("negative mass");
     Matrix3<Scalar> I = Matrix3<Scalar>::Zero();
     if (e.has("fullinertia")) {
       for (const char* f : {"quat", "axisangle", "euler", "xyaxes", "zaxis", "diaginertia"})
         if (e.has(f)) e.fail(std::string("fullinertia with ") + f + " is not read (fullinertia is in the body frame)");
-      const std::vector<double> f = e.numbers("fullinertia", 6, 6);
-      I << Scalar(f[0]), Scalar(f[3]), Scalar(f[4]), Scalar(f[3]), Scalar(f[1]), Scalar(f[5]), Scalar(f[4]),
-          Scalar(f[5]), Scalar(f[2]);
+      const std::vector<Scalar> f = e.numbers<Scalar>("fullinertia", 6, 6);
+      I << f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2];
     } else {
-      const Vector3<Scalar> d = vec3<Scalar>(e.numbers("diaginertia", 3, 3));
+      const Vector3<Scalar> d = vec3(e.numbers<Scalar>("diaginertia", 3, 3));
       I = P.R * d.asDiagonal() * P.R.transpose();
     }
     return MassProperties<Scalar>{m, P.p, I};

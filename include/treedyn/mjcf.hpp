@@ -7,9 +7,9 @@
 // What is read, what is refused and the coordinate map: docs/mjcf.md#what-is-read.
 //
 // Contract
-//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, report}. The argument is MJCF text
-//   when its first non-blank character is '<', a file path otherwise (load_from_file / _from_string say
-//   which). q and v are MuJoCo's qpos and qvel in MuJoCo's joint order, with treedyn's conventions: a
+//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, equalities, report}. The argument is
+//   MJCF text when its first non-blank character is '<', a file path otherwise (load_from_file /
+//   _from_string say which). q and v are MuJoCo's qpos and qvel in MuJoCo's joint order, with treedyn's conventions: a
 //   quaternion is stored (x, y, z, w); a free joint's velocity is [ω_body; v_body] (MuJoCo: [ṗ_world;
 //   ω_body]); a hinge or slide's ref is folded into the tree transform, so q equals qpos. Joints keep their
 //   MJCF names (an unnamed one: its body's name), every named body and site is a named frame; Loaded::joints
@@ -21,8 +21,9 @@
 //   malformed or non-finite number or the wrong count of them, a zero axis or quaternion, an unknown default
 //   class, a free joint not alone in a top-level body, an include that cannot be opened or that includes
 //   itself, a body whose pivot would vanish for want of mass (a massless moving leaf, or a massless body
-//   whose descendants do not span its joint's motions), and what the ModelBuilder refuses (duplicate names,
-//   unphysical inertias). Cost: O(elements · log elements) after parsing; allocates (setup only).
+//   whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
+//   unphysical inertias), and an equality naming an unknown body or joint or coupling a ball or free joint.
+//   Loaded::equalities holds the `<equality>` constraints (connect, weld, joint) as records. Cost: O(elements · log elements) after parsing; allocates (setup only).
 //
 // Steps (labels used in the code)
 //   L1  read the text (the file or the string)
@@ -31,12 +32,14 @@
 //   L4  walk the bodies, joints as treedyn bodies (detail/body_tree.hpp, detail/body_walk.hpp)
 //   L5  inertias from `<inertial>` or primitive geoms (detail/geom_inertia.hpp)
 //   L6  build; refuse bodies whose pivot would vanish (urdf/detail/massless_links.hpp's tests)
+//   L7  the `<equality>` constraints as records beside the model (detail/equality.hpp)
 #pragma once
 
 #include <string>
 
 #include "treedyn/mjcf/detail/body_walk.hpp"
 #include "treedyn/mjcf/detail/document.hpp"
+#include "treedyn/mjcf/detail/equality.hpp"
 #include "treedyn/mjcf/load_types.hpp"
 #include "treedyn/urdf/detail/massless_links.hpp"
 
@@ -84,6 +87,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
     fail(source, error.what());
   }
   refuse_massless(t, out.model);
+  read_equalities(t);  // L7
   return out;
 }
 

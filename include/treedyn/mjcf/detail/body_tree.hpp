@@ -37,14 +37,15 @@ struct TreeBuilder {
   int nq = 0, nv = 0;
   std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
 
-  /// The default attributes of element e of type `type` under the inherited class (its own `class` first).
-  const Attributes* defaults(const tinyxml2::XMLElement* e, const std::string& inherited) {
+  /// The default attributes of element e under the inherited class (its own `class` first): those of its
+  /// own element type, or of `type` when given (every equality type reads the class's `<equality>`).
+  const Attributes* defaults(const tinyxml2::XMLElement* e, const std::string& inherited, const char* type = nullptr) {
     const char* own = e->Attribute("class");
     const std::string cls = own ? own : inherited;
     const auto c = doc.classes.find(cls);
     if (c == doc.classes.end()) fail_at(doc.files, e, "unknown default class '" + cls + "'");
     static const Attributes none;
-    const auto t = c->second.find(e->Name());
+    const auto t = c->second.find(type != nullptr ? type : e->Name());
     return t == c->second.end() ? &none : &t->second;
   }
 

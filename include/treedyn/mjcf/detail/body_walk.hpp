@@ -15,7 +15,7 @@ template <class Scalar>
 void TreeBuilder<Scalar>::joint_info(const Element& j, JointInfo<Scalar>& info) {
   const bool angular = info.type == "hinge" || info.type == "ball";
   const auto value = [&](const Scalar& x) { return angular ? angle(doc.compiler, x) : x; };
-  const std::vector<Scalar> range = j.numbers_or("range", 2, std::vector<Scalar>(2, Scalar(0)));
+  const std::vector<Scalar> range = j.numbers_or<Scalar>("range", 2, "0 0");
   const std::string limited = j.keyword_or("limited", {"true", "false", "auto"}, "auto");
   info.limited = limited == "true" || (limited == "auto" && doc.compiler.autolimits && j.has("range"));
   info.range_lower = value(range[0]);
@@ -53,8 +53,8 @@ int TreeBuilder<Scalar>::joints(const std::string& name, const std::string& cls,
     info.name = own ? own : (k + 1 == js.size() ? name : name + ":joint" + std::to_string(k));
     if (info.type == "free" && (!top_level || js.size() != 1))
       j.fail("a free joint must be the only joint of a top-level body");
-    const Vector3<Scalar> p = vec3(j.numbers_or("pos", 3, std::vector<Scalar>(3, Scalar(0))));
-    const Vector3<Scalar> a = unit<Scalar>(j, vec3(j.numbers_or("axis", 3, std::vector<Scalar>{Scalar(0), Scalar(0), Scalar(1)})), "axis");
+    const Vector3<Scalar> p = vec3(j.numbers_or<Scalar>("pos", 3, "0 0 0"));
+    const Vector3<Scalar> a = unit<Scalar>(j, vec3(j.numbers_or<Scalar>("axis", 3, "0 0 1")), "axis");
     joint_info(j, info);
     Joint<Scalar> joint = Joint<Scalar>::free_flyer();
     Pose<Scalar> ref;  // J_k(−ref_k)

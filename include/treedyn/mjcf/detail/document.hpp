@@ -32,6 +32,7 @@ struct Document {
   const tinyxml2::XMLElement* gravity = nullptr;  // the last `<option>` with a gravity (parsed in Scalar by gravity())
   std::map<std::string, DefaultClass> classes;  // "main" and every named class
   std::vector<const tinyxml2::XMLElement*> worldbodies;
+  std::vector<const tinyxml2::XMLElement*> equalities;  // the `<equality>` elements (detail/equality.hpp)
   std::vector<std::string> include_stack;       // the files being read, for the cycle check
 };
 
@@ -130,6 +131,7 @@ inline void read_document(Document& doc, const std::string& text, LoadReport& re
       if (c->Attribute("gravity")) doc.gravity = c;
     } else if (name == "default") defaults.push_back(c);
     else if (name == "worldbody") doc.worldbodies.push_back(c);
+    else if (name == "equality") doc.equalities.push_back(c);
     else if (name != "asset" && name != "visual" && name != "statistic" && name != "size")
       report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, where(doc.files, c), "not read (a later slice)"});
   });

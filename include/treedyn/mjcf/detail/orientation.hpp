@@ -141,7 +141,7 @@ Matrix3<Scalar> rotation(const Element& element, const Compiler& c) {
 /// The element's pose: `pos` (default 0) and its orientation.
 template <class Scalar>
 Pose<Scalar> pose(const Element& e, const Compiler& c) {
-  return Pose<Scalar>{rotation<Scalar>(e, c), vec3(e.numbers_or<Scalar>("pos", 3, std::vector<Scalar>(3, Scalar(0))))};
+  return Pose<Scalar>{rotation<Scalar>(e, c), vec3(e.numbers_or<Scalar>("pos", 3, "0 0 0"))};
 }
 
 }  // namespace treedyn::mjcf::detail

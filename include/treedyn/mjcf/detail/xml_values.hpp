@@ -99,36 +99,43 @@ struct Element {
   template <class Scalar>
   [[nodiscard]] std::vector<Scalar> numbers(const char* name, std::size_t min_count, std::size_t max_count) const {
     const std::optional<std::string> t = text(name);
-    std::vector<Scalar> out;
     if (!t) {
       if (min_count > 0) fail(std::string("attribute ") + name + " is missing");
-      return out;
+      return {};
     }
-    std::size_t k = 0;
-    while (true) {
-      k = t->find_first_not_of(" \t\n\r", k);
-      if (k == std::string::npos) break;
-      const std::size_t stop = std::min(t->find_first_of(" \t\n\r", k), t->size());
-      const std::optional<Scalar> x = parse_number<Scalar>(t->substr(k, stop - k));
-      if (!x) fail(std::string("attribute ") + name + "=\"" + *t + "\": malformed or non-finite number");
-      out.push_back(*x);
-      k = stop;
-    }
-    if (out.size() < min_count || out.size() > max_count)
-      fail(std::string("attribute ") + name + "=\"" + *t + "\": " + std::to_string(out.size()) + " numbers, expected " +
-           (min_count == max_count ? std::to_string(min_count)
-                                   : std::to_string(min_count) + " to " + std::to_string(max_count)));
-    return out;
+    return numbers_in<Scalar>(name, *t, min_count, max_count);
   }
-  /// Exactly n numbers, or `fallback` when the attribute is absent.
+  /// Exactly n numbers, or those of the text `fallback` (a MuJoCo default, parsed in Scalar as if the file
+  /// gave it) when the attribute is absent.
   template <class Scalar>
-  [[nodiscard]] std::vector<Scalar> numbers_or(const char* name, std::size_t n, std::vector<Scalar> fallback) const {
-    return has(name) ? numbers<Scalar>(name, n, n) : fallback;
+  [[nodiscard]] std::vector<Scalar> numbers_or(const char* name, std::size_t n, const char* fallback) const {
+    return numbers_in<Scalar>(name, text_or(name, fallback), n, n);
   }
   /// One number, or `fallback` when absent.
   template <class Scalar>
   [[nodiscard]] Scalar number_or(const char* name, const Scalar& fallback) const {
     return has(name) ? numbers<Scalar>(name, 1, 1)[0] : fallback;
+  }
+  /// The numbers of the text `text_of` of attribute `name`: between min_count and max_count of them, each finite.
+  template <class Scalar>
+  [[nodiscard]] std::vector<Scalar> numbers_in(const char* name, const std::string& text_of, std::size_t min_count,
+                                               std::size_t max_count) const {
+    std::vector<Scalar> out;
+    std::size_t k = 0;
+    while (true) {
+      k = text_of.find_first_not_of(" \t\n\r", k);
+      if (k == std::string::npos) break;
+      const std::size_t stop = std::min(text_of.find_first_of(" \t\n\r", k), text_of.size());
+      const std::optional<Scalar> x = parse_number<Scalar>(text_of.substr(k, stop - k));
+      if (!x) fail(std::string("attribute ") + name + "=\"" + text_of + "\": malformed or non-finite number");
+      out.push_back(*x);
+      k = stop;
+    }
+    if (out.size() < min_count || out.size() > max_count)
+      fail(std::string("attribute ") + name + "=\"" + text_of + "\": " + std::to_string(out.size()) + " numbers, expected " +
+           (min_count == max_count ? std::to_string(min_count)
+                                   : std::to_string(min_count) + " to " + std::to_string(max_count)));
+    return out;
   }
   /// One of `choices`, or `fallback` when absent.
   [[nodiscard]] std::string keyword_or(const char* name, const std::vector<std::string>& choices,

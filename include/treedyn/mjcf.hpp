@@ -7,22 +7,23 @@
 // What is read, what is refused and the coordinate map: docs/mjcf.md#what-is-read.
 //
 // Contract
-//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, report}. The argument is MJCF text
-//   when its first non-blank character is '<', a file path otherwise (load_from_file / _from_string say
-//   which). q and v are MuJoCo's qpos and qvel in MuJoCo's joint order, with treedyn's conventions: a
+//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, equalities, report}. The argument is
+//   MJCF text when its first non-blank character is '<', a file path otherwise (load_from_file /
+//   _from_string say which). q and v are MuJoCo's qpos and qvel in MuJoCo's joint order, with treedyn's conventions: a
 //   quaternion is stored (x, y, z, w); a free joint's velocity is [ω_body; v_body] (MuJoCo: [ṗ_world;
 //   ω_body]); a hinge or slide's ref is folded into the tree transform, so q equals qpos. Joints keep their
 //   MJCF names (an unnamed one: its body's name), every named body and site is a named frame; Loaded::joints
 //   holds each joint's qpos / qvel address, range, ref, armature and damping (armature and damping are not in
-//   treedyn's H or bias). Gravity: `<option gravity>`. Numbers are read in binary64 (strtod) and rounded
-//   once to Scalar; frames, inertias and geom inertias are then computed in Scalar.
+//   treedyn's H or bias). Gravity: `<option gravity>`. Numbers are parsed from their decimal text straight
+//   into Scalar (docs/mjcf.md#numbers); frames, inertias and geom inertias are then computed in Scalar.
 //   Errors: std::invalid_argument starting "treedyn::mjcf: <file>" and, for an element, ":<line>: <element>
 //   'name': " and the reason: no such file, malformed XML, no <mujoco>, an unknown joint type or keyword, a
 //   malformed or non-finite number or the wrong count of them, a zero axis or quaternion, an unknown default
 //   class, a free joint not alone in a top-level body, an include that cannot be opened or that includes
 //   itself, a body whose pivot would vanish for want of mass (a massless moving leaf, or a massless body
-//   whose descendants do not span its joint's motions), and what the ModelBuilder refuses (duplicate names,
-//   unphysical inertias). Cost: O(elements · log elements) after parsing; allocates (setup only).
+//   whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
+//   unphysical inertias), and an equality naming an unknown body or joint or coupling a ball or free joint.
+//   Loaded::equalities holds the `<equality>` constraints (connect, weld, joint) as records. Cost: O(elements · log elements) after parsing; allocates (setup only).
 //
 // Steps (labels used in the code)
 //   L1  read the text (the file or the string)
@@ -31,12 +32,14 @@
 //   L4  walk the bodies, joints as treedyn bodies (detail/body_tree.hpp, detail/body_walk.hpp)
 //   L5  inertias from `<inertial>` or primitive geoms (detail/geom_inertia.hpp)
 //   L6  build; refuse bodies whose pivot would vanish (urdf/detail/massless_links.hpp's tests)
+//   L7  the `<equality>` constraints as records beside the model (detail/equality.hpp)
 #pragma once
 
 #include <string>
 
 #include "treedyn/mjcf/detail/body_walk.hpp"
 #include "treedyn/mjcf/detail/document.hpp"
+#include "treedyn/mjcf/detail/equality.hpp"
 #include "treedyn/mjcf/load_types.hpp"
 #include "treedyn/urdf/detail/massless_links.hpp"
 
@@ -68,7 +71,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
   if (source != "<string>") doc.include_stack.push_back(source);
   read_document(doc, text, out.report);  // L2
   TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}};
-  t.builder.set_gravity(vec3<Scalar>({doc.gravity[0], doc.gravity[1], doc.gravity[2]}));
+  t.builder.set_gravity(gravity<Scalar>(doc));
   for (const tinyxml2::XMLElement* world : doc.worldbodies)  // L4
     for_each_child(doc, world, [&](const tinyxml2::XMLElement* c) {
       const std::string kind = c->Name();
@@ -84,6 +87,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
     fail(source, error.what());
   }
   refuse_massless(t, out.model);
+  read_equalities(t);  // L7
   return out;
 }
 

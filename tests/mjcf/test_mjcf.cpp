@@ -27,6 +27,7 @@
 #include "support/crba_dense.hpp"
 #include "support/random.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
+#include "mjcf/mjcf_test_support.hpp"
 #include "treedyn/mjcf.hpp"
 #include "treedyn/model/configuration.hpp"
 #include "treedyn/robots/arm7.hpp"
@@ -43,24 +44,15 @@ namespace {
 using treedyn::mjcf::JointInfo;
 using treedyn::mjcf::Loaded;
 
-std::string fixture(const std::string& name) { return std::string(TREEDYN_MJCF_TEST_DIR) + "/" + name; }
+using treedyn::test::mjcf_error_of;
+using treedyn::test::mjcf_fixture;
 
 double max_abs(const Eigen::MatrixXd& m) { return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff(); }
-
-/// The message of the std::invalid_argument that load throws on `xml` (empty when it does not throw).
-std::string error_of(const std::string& xml) {
-  try {
-    (void)treedyn::mjcf::load<double>(xml);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return {};
-}
 
 }  // namespace
 
 TEST_CASE("mjcf: the joint order, names, addresses and metadata of a multi-joint fixture", "[mjcf]") {
-  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("joints.xml"));
+  const Loaded<double> l = treedyn::mjcf::load<double>(mjcf_fixture("joints.xml"));
   const treedyn::Model<double>& model = l.model;
   const std::vector<std::string> names = {"base", "h1", "h2", "s3", "h4", "ball", "sl", "root_hinge"};
   REQUIRE(l.joints.size() == names.size());
@@ -80,7 +72,7 @@ TEST_CASE("mjcf: the joint order, names, addresses and metadata of a multi-joint
 }
 
 TEST_CASE("mjcf: defaults, limits, armature and the report", "[mjcf]") {
-  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("defaults.xml"));
+  const Loaded<double> l = treedyn::mjcf::load<double>(mjcf_fixture("defaults.xml"));
   REQUIRE(l.joints.size() == 3);
   CHECK(l.joints[1].name == "hip");
   CHECK(l.joints[1].armature == 0.01);
@@ -91,7 +83,7 @@ TEST_CASE("mjcf: defaults, limits, armature and the report", "[mjcf]") {
   CHECK(l.model.joint(l.model.joint_index("t")).axis == Eigen::Vector3d::UnitY());
   CHECK(l.model.joint(l.model.joint_index("hip")).axis == Eigen::Vector3d::UnitX());
   CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::inertia_from_geoms) == 3);
-  CHECK(l.report.lines().front().rfind(fixture("defaults.xml"), 0) == 0);
+  CHECK(l.report.lines().front().rfind(mjcf_fixture("defaults.xml"), 0) == 0);
   // the foot: a sphere of density 1200 and radius 0.06 at the origin: m = 1200 · 4/3 π r³
   const double m = 1200.0 * 4.0 / 3.0 * 3.14159265358979323846 * 0.06 * 0.06 * 0.06;
   CHECK(l.model.inertia(l.model.body_index("foot")).m == Approx(m).epsilon(1e-14));
@@ -213,7 +205,7 @@ TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujo
   // fixtures whose inertias MuJoCo stores exactly (given diagonal, or one aligned geom per body)
   for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms.xml", "defaults.xml",
                            "quadruped.xml", "include_main.xml"}) {
-    const Differences diff = compare_with_mujoco(fixture(name), 5);
+    const Differences diff = compare_with_mujoco(mjcf_fixture(name), 5);
     INFO(name << ": H " << diff.H << ", bias " << diff.bias << ", qacc " << diff.qacc);
     std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g\n", name, diff.H,
                 diff.bias, diff.qacc);
@@ -227,7 +219,7 @@ TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujo
 TEST_CASE("mjcf: fixtures MuJoCo diagonalises (fullinertia, rotated geoms) equal it to its eigensolver's accuracy",
           "[mjcf][mujoco]") {
   for (const char* name : {"arm7.xml", "geoms_combined.xml"}) {
-    const Differences diff = compare_with_mujoco(fixture(name), 5);
+    const Differences diff = compare_with_mujoco(mjcf_fixture(name), 5);
     std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g; MuJoCo's diagonalised "
                 "inertias differ from the file's by %.2g\n", name, diff.H, diff.bias, diff.qacc, diff.inertia);
     // MuJoCo's inertias are off by diff.inertia (its iterative 3×3 eigensolver: 6.5e-7 relative on arm7's
@@ -264,14 +256,14 @@ void check_scalar_load(const std::string& path) {
 TEST_CASE("mjcf: float and long double loads agree with the double load to their precision", "[mjcf]") {
   for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms_combined.xml", "quadruped.xml"}) {
     INFO(name);
-    check_scalar_load<float>(fixture(name));
-    check_scalar_load<long double>(fixture(name));
+    check_scalar_load<float>(mjcf_fixture(name));
+    check_scalar_load<long double>(mjcf_fixture(name));
   }
 }
 
 TEST_CASE("mjcf: the same robot from MJCF, built in C++ and from URDF has the same H", "[mjcf]") {
   const treedyn::Model<double> cpp = treedyn::robots::arm7<double>();
-  const Loaded<double> l = treedyn::mjcf::load<double>(fixture("arm7.xml"));
+  const Loaded<double> l = treedyn::mjcf::load<double>(mjcf_fixture("arm7.xml"));
   REQUIRE(l.model.nv() == cpp.nv());
   CHECK(l.model.find_frame("flange") != nullptr);
   treedyn::Data<double> d1(cpp), d2(l.model);
@@ -306,56 +298,56 @@ TEST_CASE("mjcf: bad input is refused naming the file, the element and the line"
     return "<mujoco>\n<worldbody>\n<body name=\"b\">\n" + inside + "\n</body>\n</worldbody>\n</mujoco>";
   };
   const std::string inertial = "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>";
-  std::string e = error_of(body("<joint name=\"j\" type=\"screw\"/>" + inertial));
+  std::string e = mjcf_error_of(body("<joint name=\"j\" type=\"screw\"/>" + inertial));
   CHECK(e.find("<string>:4: <joint> 'j'") != std::string::npos);
   CHECK(e.find("screw") != std::string::npos);
-  e = error_of(body("<joint name=\"j\" axis=\"0 1x 0\"/>" + inertial));
+  e = mjcf_error_of(body("<joint name=\"j\" axis=\"0 1x 0\"/>" + inertial));
   CHECK(e.find("<string>:4: <joint> 'j': attribute axis=\"0 1x 0\": malformed") != std::string::npos);
-  e = error_of(body("<joint name=\"j\" axis=\"0 1\"/>" + inertial));
+  e = mjcf_error_of(body("<joint name=\"j\" axis=\"0 1\"/>" + inertial));
   CHECK(e.find("2 numbers, expected 3") != std::string::npos);
-  e = error_of(body("<joint name=\"j\" axis=\"0 0 0\"/>" + inertial));
+  e = mjcf_error_of(body("<joint name=\"j\" axis=\"0 0 0\"/>" + inertial));
   CHECK(e.find("axis: zero vector") != std::string::npos);
-  e = error_of(body("<joint name=\"j\"/>"));
+  e = mjcf_error_of(body("<joint name=\"j\"/>"));
   CHECK(e.find("<string>:3: <body> 'b'") != std::string::npos);
   CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
-  e = error_of(body("<joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"));
+  e = mjcf_error_of(body("<joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"));
   CHECK(e.find("no mass where treedyn needs one") != std::string::npos);
-  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" mass=\"1\"/>"));  // found by fuzz_mjcf
+  e = mjcf_error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" mass=\"1\"/>"));  // found by fuzz_mjcf
   CHECK(e.find("<string>:4: <inertial>: attribute diaginertia is missing") != std::string::npos);
-  e = error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" diaginertia=\"1 1 1\"/>"));
+  e = mjcf_error_of(body("<joint name=\"j\"/><inertial pos=\"0 0 0\" diaginertia=\"1 1 1\"/>"));
   CHECK(e.find("<string>:4: <inertial>: attribute mass is missing") != std::string::npos);
-  e = error_of(body("<joint name=\"j\" class=\"nope\"/>" + inertial));
+  e = mjcf_error_of(body("<joint name=\"j\" class=\"nope\"/>" + inertial));
   CHECK(e.find("unknown default class 'nope'") != std::string::npos);
-  e = error_of("<mujoco><worldbody><body name=\"a\"><body name=\"b\"><freejoint/>" + inertial +
+  e = mjcf_error_of("<mujoco><worldbody><body name=\"a\"><body name=\"b\"><freejoint/>" + inertial +
                "</body></body></worldbody></mujoco>");
   CHECK(e.find("a free joint must be the only joint of a top-level body") != std::string::npos);
-  e = error_of("<mujoco><worldbody><include file=\"no_such_file.xml\"/></worldbody></mujoco>");
+  e = mjcf_error_of("<mujoco><worldbody><include file=\"no_such_file.xml\"/></worldbody></mujoco>");
   CHECK(e.find("<string>:1: <include>: included file 'no_such_file.xml' cannot be opened") != std::string::npos);
-  e = error_of(fixture("include_cycle_a.xml"));
+  e = mjcf_error_of(mjcf_fixture("include_cycle_a.xml"));
   CHECK(e.find("include_cycle_b.xml:2: <include>: include cycle") != std::string::npos);
   CHECK(e.find("include_cycle_a.xml' is already being read") != std::string::npos);
-  e = error_of(fixture("no_such_model.xml"));
+  e = mjcf_error_of(mjcf_fixture("no_such_model.xml"));
   CHECK(e.find("cannot open file") != std::string::npos);
-  e = error_of("/dev/null");
+  e = mjcf_error_of("/dev/null");
   CHECK(e.find("cannot open file '/dev/null' (not a regular file)") != std::string::npos);
-  e = error_of("<mujoco><include file=\"" + std::string(TREEDYN_MJCF_TEST_DIR) + "\"/></mujoco>");
+  e = mjcf_error_of("<mujoco><include file=\"" + std::string(TREEDYN_MJCF_TEST_DIR) + "\"/></mujoco>");
   CHECK(e.find("<string>:1: <include>: included file") != std::string::npos);
-  e = error_of("<mujoco><worldbody><body></worldbody></mujoco>");
+  e = mjcf_error_of("<mujoco><worldbody><body></worldbody></mujoco>");
   CHECK(e.find("treedyn::mjcf: <string>: malformed XML at line 1") == 0);
-  e = error_of("<robot/>");
+  e = mjcf_error_of("<robot/>");
   CHECK(e.find("no <mujoco> root element") != std::string::npos);
-  e = error_of("<mujoco><compiler angle=\"grad\"/></mujoco>");
+  e = mjcf_error_of("<mujoco><compiler angle=\"grad\"/></mujoco>");
   CHECK(e.find("<compiler>: attribute angle=\"grad\": not one of degree, radian") != std::string::npos);
-  e = error_of(body("<joint name=\"j\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>" + inertial));
+  e = mjcf_error_of(body("<joint name=\"j\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>" + inertial));
   CHECK(e.empty());  // joints have no orientation: not read
-  e = error_of(body(inertial + "<site name=\"s\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>"));
+  e = mjcf_error_of(body(inertial + "<site name=\"s\" quat=\"1 0 0 0\" euler=\"0 0 0\"/>"));
   CHECK(e.find("more than one of quat") != std::string::npos);
 }
 
 TEST_CASE("mjcf: mesh geoms are reported, never guessed; ignored elements are reported", "[mjcf]") {
   const Loaded<double> l = treedyn::mjcf::load<double>(
       "<mujoco><worldbody><body name=\"b\"><joint name=\"j\"/><geom type=\"mesh\" mesh=\"m\"/>"
-      "<geom type=\"sphere\" size=\"0.1\"/></body></worldbody><equality/><actuator/></mujoco>");
+      "<geom type=\"sphere\" size=\"0.1\"/></body></worldbody><sensor/><actuator/></mujoco>");
   CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::mesh_mass_skipped) == 1);
   CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::ignored) == 2);
   CHECK(l.model.inertia(0).m == Approx(1000.0 * 4.0 / 3.0 * 3.14159265358979323846 * 1e-3).epsilon(1e-14));

@@ -1,5 +1,6 @@
 // The types of an MJCF load (treedyn::mjcf::load): Options, the LoadReport of Diagnostics, the per-joint
-// metadata MuJoCo keeps and a treedyn Model has no place for (JointInfo) and Loaded. Included by mjcf.hpp,
+// metadata MuJoCo keeps and a treedyn Model has no place for (JointInfo), the equality constraints
+// (Equality) and Loaded. Included by mjcf.hpp,
 // whose header comment states the contract (docs/mjcf.md#what-is-read); nothing here needs tinyxml2.
 #pragma once
 
@@ -62,11 +63,42 @@ struct JointInfo {
   Scalar damping = Scalar(0);    ///< −damping · v passive force in MuJoCo, not in treedyn
 };
 
-/// What load() returns: the model, the joint metadata in MuJoCo's joint order, and the report.
+/// An MJCF equality constraint (`<equality>`: connect, weld, joint), read and kept beside the model, which
+/// stays a tree (docs/mjcf.md#equality-constraints). Numbers as MuJoCo 2.2.2 stores them in eq_solref,
+/// eq_solimp and eq_data, with treedyn's quaternion order; the defaults are MuJoCo's.
+template <class Scalar>
+struct Equality {
+  std::string type;         ///< "connect", "weld" or "joint"
+  std::string name;         ///< the MJCF name (empty when it has none)
+  bool active = true;
+  std::array<Scalar, 2> solref{};  ///< (timeconst, dampratio) or (−stiffness, −damping); default (0.02, 1)
+  std::array<Scalar, 5> solimp{};  ///< (dmin, dmax, width, midpoint, power); default (0.9, 0.95, 0.001, 0.5, 2)
+  /// connect, weld: the MJCF bodies body1 and body2 as frames of the model (model.frame(name): the treedyn
+  /// body each is fixed on and ^frame X_body); an omitted body2 is the world: {"world", no_parent, 1}.
+  Frame<Scalar> body1, body2;
+  /// connect: the point in body1's frame held at the same place as its image in body2's (found at qpos0);
+  /// weld: the point in body2's frame where the weld's wrench acts (`anchor`, default 0)
+  Vector3<Scalar> anchor = Vector3<Scalar>::Zero();
+  /// weld: `relpose`, body2's pose relative to body1 (the anchor's position in body1's frame and the
+  /// orientation of body2 in body1's, (x, y, z, w) normalised); when the file's quaternion is zero (MuJoCo's
+  /// default "0 1 0 0 0 0 0") relpose_given is false and the relative pose is the one at qpos0
+  Vector3<Scalar> relpose_position = Vector3<Scalar>::Zero();
+  Eigen::Matrix<Scalar, 4, 1> relpose_quaternion = Eigen::Matrix<Scalar, 4, 1>::Zero();
+  bool relpose_given = false;
+  Scalar torquescale = Scalar(1);  ///< weld: torque-to-force ratio of the wrench
+  /// joint: indices into Loaded::joints (MuJoCo's joint ids) of joint1 and joint2 (−1 when joint2 is omitted:
+  /// joint1 held at polycoef[0] + its qpos0), and polycoef: q1 − q1₀ = Σ_k polycoef[k] (q2 − q2₀)^k
+  int joint1 = -1, joint2 = -1;
+  std::array<Scalar, 5> polycoef{};
+};
+
+/// What load() returns: the model, the joint metadata in MuJoCo's joint order, the equality constraints in
+/// the file's order, and the report.
 template <class Scalar>
 struct Loaded {
   Model<Scalar> model;
   std::vector<JointInfo<Scalar>> joints;
+  std::vector<Equality<Scalar>> equalities;
   LoadReport report;
 };
 

@@ -37,14 +37,15 @@ struct TreeBuilder {
   int nq = 0, nv = 0;
   std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
 
-  /// The default attributes of element e of type `type` under the inherited class (its own `class` first).
-  const Attributes* defaults(const tinyxml2::XMLElement* e, const std::string& inherited) {
+  /// The default attributes of element e under the inherited class (its own `class` first): those of its
+  /// own element type, or of `type` when given (every equality type reads the class's `<equality>`).
+  const Attributes* defaults(const tinyxml2::XMLElement* e, const std::string& inherited, const char* type = nullptr) {
     const char* own = e->Attribute("class");
     const std::string cls = own ? own : inherited;
     const auto c = doc.classes.find(cls);
     if (c == doc.classes.end()) fail_at(doc.files, e, "unknown default class '" + cls + "'");
     static const Attributes none;
-    const auto t = c->second.find(e->Name());
+    const auto t = c->second.find(type != nullptr ? type : e->Name());
     return t == c->second.end() ? &none : &t->second;
   }
 
@@ -63,17 +64,16 @@ struct TreeBuilder {
   /// `<inertial>`: mass, pos, orientation, diaginertia or fullinertia (the latter in the body frame).
   MassProperties<Scalar> inertial(const Element& e) {
     const Pose<Scalar> P = pose<Scalar>(e, doc.compiler);
-    const Scalar m = Scalar(e.numbers("mass", 1, 1)[0]);
+    const Scalar m = e.numbers<Scalar>("mass", 1, 1)[0];
     if (m < Scalar(0)) e.fail("negative mass");
     Matrix3<Scalar> I = Matrix3<Scalar>::Zero();
     if (e.has("fullinertia")) {
       for (const char* f : {"quat", "axisangle", "euler", "xyaxes", "zaxis", "diaginertia"})
         if (e.has(f)) e.fail(std::string("fullinertia with ") + f + " is not read (fullinertia is in the body frame)");
-      const std::vector<double> f = e.numbers("fullinertia", 6, 6);
-      I << Scalar(f[0]), Scalar(f[3]), Scalar(f[4]), Scalar(f[3]), Scalar(f[1]), Scalar(f[5]), Scalar(f[4]),
-          Scalar(f[5]), Scalar(f[2]);
+      const std::vector<Scalar> f = e.numbers<Scalar>("fullinertia", 6, 6);
+      I << f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2];
     } else {
-      const Vector3<Scalar> d = vec3<Scalar>(e.numbers("diaginertia", 3, 3));
+      const Vector3<Scalar> d = vec3(e.numbers<Scalar>("diaginertia", 3, 3));
       I = P.R * d.asDiagonal() * P.R.transpose();
     }
     return MassProperties<Scalar>{m, P.p, I};

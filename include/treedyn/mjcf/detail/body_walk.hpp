@@ -14,16 +14,16 @@ namespace treedyn::mjcf::detail {
 template <class Scalar>
 void TreeBuilder<Scalar>::joint_info(const Element& j, JointInfo<Scalar>& info) {
   const bool angular = info.type == "hinge" || info.type == "ball";
-  const auto value = [&](double x) { return angular ? angle<Scalar>(doc.compiler, x) : Scalar(x); };
-  const std::vector<double> range = j.numbers_or("range", 2, {0.0, 0.0});
+  const auto value = [&](const Scalar& x) { return angular ? angle(doc.compiler, x) : x; };
+  const std::vector<Scalar> range = j.numbers_or<Scalar>("range", 2, "0 0");
   const std::string limited = j.keyword_or("limited", {"true", "false", "auto"}, "auto");
   info.limited = limited == "true" || (limited == "auto" && doc.compiler.autolimits && j.has("range"));
   info.range_lower = value(range[0]);
   info.range_upper = value(range[1]);
-  info.ref = value(j.number_or("ref", 0.0));
-  info.armature = Scalar(j.number_or("armature", 0.0));
-  info.damping = Scalar(j.number_or("damping", 0.0));
-  if (j.number_or("stiffness", 0.0) != 0.0)
+  info.ref = value(j.number_or("ref", Scalar(0)));
+  info.armature = j.number_or("armature", Scalar(0));
+  info.damping = j.number_or("damping", Scalar(0));
+  if (j.number_or("stiffness", Scalar(0)) != Scalar(0))
     out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, "joint '" + info.name + "'",
                                                 "stiffness is not applied (treedyn has no joint springs)"});
   if (info.limited && info.range_lower > info.range_upper) j.fail("range: lower above upper");
@@ -53,8 +53,8 @@ int TreeBuilder<Scalar>::joints(const std::string& name, const std::string& cls,
     info.name = own ? own : (k + 1 == js.size() ? name : name + ":joint" + std::to_string(k));
     if (info.type == "free" && (!top_level || js.size() != 1))
       j.fail("a free joint must be the only joint of a top-level body");
-    const Vector3<Scalar> p = vec3<Scalar>(j.numbers_or("pos", 3, {0.0, 0.0, 0.0}));
-    const Vector3<Scalar> a = unit<Scalar>(j, vec3<Scalar>(j.numbers_or("axis", 3, {0.0, 0.0, 1.0})), "axis");
+    const Vector3<Scalar> p = vec3(j.numbers_or<Scalar>("pos", 3, "0 0 0"));
+    const Vector3<Scalar> a = unit<Scalar>(j, vec3(j.numbers_or<Scalar>("axis", 3, "0 0 1")), "axis");
     joint_info(j, info);
     Joint<Scalar> joint = Joint<Scalar>::free_flyer();
     Pose<Scalar> ref;  // J_k(−ref_k)

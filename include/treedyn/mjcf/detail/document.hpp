@@ -3,7 +3,6 @@
 // `<compiler>`, `<option gravity>` and the `<default>` classes with their nesting (docs/mjcf.md#what-is-read).
 #pragma once
 
-#include <array>
 #include <filesystem>
 #include <fstream>
 #include <list>
@@ -30,9 +29,10 @@ struct Document {
   std::string source;                          // the main file, or "<string>"
   std::string directory;                       // where include paths start ("" for a string: the working directory)
   Compiler compiler;
-  std::array<double, 3> gravity = {0.0, 0.0, -9.81};
+  const tinyxml2::XMLElement* gravity = nullptr;  // the last `<option>` with a gravity (parsed in Scalar by gravity())
   std::map<std::string, DefaultClass> classes;  // "main" and every named class
   std::vector<const tinyxml2::XMLElement*> worldbodies;
+  std::vector<const tinyxml2::XMLElement*> equalities;  // the `<equality>` elements (detail/equality.hpp)
   std::vector<std::string> include_stack;       // the files being read, for the cycle check
 };
 
@@ -128,11 +128,10 @@ inline void read_document(Document& doc, const std::string& text, LoadReport& re
     const std::string name = c->Name();
     if (name == "compiler") read_compiler(doc, c, report);
     else if (name == "option") {
-      const Element e{c, nullptr, &doc.files};
-      const std::vector<double> g = e.numbers_or("gravity", 3, {doc.gravity[0], doc.gravity[1], doc.gravity[2]});
-      doc.gravity = {g[0], g[1], g[2]};
+      if (c->Attribute("gravity")) doc.gravity = c;
     } else if (name == "default") defaults.push_back(c);
     else if (name == "worldbody") doc.worldbodies.push_back(c);
+    else if (name == "equality") doc.equalities.push_back(c);
     else if (name != "asset" && name != "visual" && name != "statistic" && name != "size")
       report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, where(doc.files, c), "not read (a later slice)"});
   });
@@ -145,6 +144,13 @@ inline void read_document(Document& doc, const std::string& text, LoadReport& re
     }
     read_default(doc, d, d->Attribute("class") ? doc.classes.at("main") : DefaultClass{});
   }
+}
+
+/// `<option gravity>` in Scalar, MuJoCo's (0, 0, −9.81) when no `<option>` gives it.
+template <class Scalar>
+Vector3<Scalar> gravity(const Document& doc) {
+  if (doc.gravity == nullptr) return Vector3<Scalar>(Scalar(0), Scalar(0), Scalar(-981) / Scalar(100));
+  return vec3(Element{doc.gravity, nullptr, &doc.files}.numbers<Scalar>("gravity", 3, 3));
 }
 
 }  // namespace treedyn::mjcf::detail

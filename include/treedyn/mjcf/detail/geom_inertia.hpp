@@ -33,12 +33,13 @@ struct MassProperties {
 
 /// The volume and the principal moments per unit mass of a primitive, from its sizes.
 template <class Scalar>
-void primitive(const Element& g, const std::string& type, const std::vector<double>& size, Scalar& volume,
+void primitive(const Element& g, const std::string& type, const std::vector<Scalar>& size, Scalar& volume,
                Vector3<Scalar>& per_mass) {
-  const Scalar pi = Scalar(EIGEN_PI);
+  const Scalar pi = robots::detail::pi<Scalar>();
   const auto s = [&](std::size_t k) {
-    if (size.size() <= k || !(size[k] > 0.0)) g.fail("type " + type + ": size needs " + std::to_string(k + 1) + " positive numbers");
-    return Scalar(size[k]);
+    if (size.size() <= k || !(size[k] > Scalar(0)))
+      g.fail("type " + type + ": size needs " + std::to_string(k + 1) + " positive numbers");
+    return size[k];
   };
   if (type == "sphere") {
     const Scalar r = s(0);
@@ -69,26 +70,25 @@ std::optional<MassProperties<Scalar>> geom_mass(const Element& g, const Compiler
   const std::string type =
       g.keyword_or("type", {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"}, "sphere");
   if (type == "plane" || type == "hfield" || type == "mesh") return std::nullopt;
-  std::vector<double> size = g.numbers("size", 0, 3);
+  std::vector<Scalar> size = g.numbers<Scalar>("size", 0, 3);
   Pose<Scalar> P = pose<Scalar>(g, c);
   if (g.has("fromto")) {
     if (type != "capsule" && type != "cylinder") g.fail("fromto on a " + type + " geom is not read yet (capsule, cylinder only)");
-    const std::vector<double> ft = g.numbers("fromto", 6, 6);
-    const Vector3<Scalar> a = vec3<Scalar>(ft), b{Scalar(ft[3]), Scalar(ft[4]), Scalar(ft[5])};
+    const std::vector<Scalar> ft = g.numbers<Scalar>("fromto", 6, 6);
+    const Vector3<Scalar> a = vec3(ft), b = vec3(ft, 3);
     const Vector3<Scalar> d = b - a;
-    const std::vector<double> dir = {static_cast<double>(d(0)), static_cast<double>(d(1)), static_cast<double>(d(2))};
-    P = Pose<Scalar>{zaxis_rotation<Scalar>(g, dir), (a + b) / Scalar(2)};
+    P = Pose<Scalar>{zaxis_rotation<Scalar>(g, {d(0), d(1), d(2)}), (a + b) / Scalar(2)};
     using std::sqrt;
     if (size.empty()) g.fail("fromto: size needs the radius");
     size.resize(2);
-    size[1] = static_cast<double>(sqrt(Scalar(d.squaredNorm())) / Scalar(2));
+    size[1] = sqrt(Scalar(d.squaredNorm())) / Scalar(2);
   }
   Scalar volume(0);
   Vector3<Scalar> per_mass = Vector3<Scalar>::Zero();
   primitive<Scalar>(g, type, size, volume, per_mass);
-  const double density = g.number_or("density", 1000.0);
-  if (density < 0.0) g.fail("negative density");
-  const Scalar m = g.has("mass") ? Scalar(g.number_or("mass", 0.0)) : Scalar(density) * volume;
+  const Scalar density = g.number_or("density", Scalar(1000));
+  if (density < Scalar(0)) g.fail("negative density");
+  const Scalar m = g.has("mass") ? g.number_or("mass", Scalar(0)) : Scalar(density * volume);
   if (m < Scalar(0)) g.fail("negative mass");
   return MassProperties<Scalar>{m, P.p, Matrix3<Scalar>(P.R * (m * per_mass).asDiagonal() * P.R.transpose())};
 }

@@ -18,6 +18,7 @@
 
 #include "treedyn/mjcf/detail/xml_values.hpp"
 #include "treedyn/model/joint.hpp"
+#include "treedyn/robots/common.hpp"
 #include "treedyn/spatial/transform.hpp"
 
 namespace treedyn::mjcf::detail {
@@ -46,8 +47,8 @@ struct Pose {
 };
 
 template <class Scalar>
-Vector3<Scalar> vec3(const std::vector<double>& x) {
-  return Vector3<Scalar>{Scalar(x[0]), Scalar(x[1]), Scalar(x[2])};
+Vector3<Scalar> vec3(const std::vector<Scalar>& x, std::size_t first = 0) {
+  return Vector3<Scalar>{x[first], x[first + 1], x[first + 2]};
 }
 
 /// A unit vector along x; fails naming the attribute when x is zero.
@@ -59,14 +60,14 @@ Vector3<Scalar> unit(const Element& e, const Vector3<Scalar>& x, const char* att
   return x / n;
 }
 
-/// An angle of the file in radians.
+/// An angle of the file in radians (π to Scalar's precision).
 template <class Scalar>
-Scalar angle(const Compiler& c, double value) {
-  return c.degrees ? Scalar(value) * (Scalar(EIGEN_PI) / Scalar(180)) : Scalar(value);
+Scalar angle(const Compiler& c, const Scalar& value) {
+  return c.degrees ? Scalar(value * (robots::detail::pi<Scalar>() / Scalar(180))) : value;
 }
 
 template <class Scalar>
-Matrix3<Scalar> euler_rotation(const Element& e, const Compiler& c, const std::vector<double>& a) {
+Matrix3<Scalar> euler_rotation(const Element& e, const Compiler& c, const std::vector<Scalar>& a) {
   if (c.eulerseq.size() != 3) e.fail("<compiler eulerseq=\"" + c.eulerseq + "\">: three axes expected");
   Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
   for (std::size_t k = 0; k < 3; ++k) {
@@ -75,16 +76,16 @@ Matrix3<Scalar> euler_rotation(const Element& e, const Compiler& c, const std::v
     if (lower != 'x' && lower != 'y' && lower != 'z')
       e.fail("<compiler eulerseq=\"" + c.eulerseq + "\">: axes are x, y, z (or X, Y, Z)");
     const Vector3<Scalar> u = Vector3<Scalar>::Unit(lower - 'x');
-    const Matrix3<Scalar> Rk = treedyn::detail::axis_rotation(u, angle<Scalar>(c, a[k]));
+    const Matrix3<Scalar> Rk = treedyn::detail::axis_rotation(u, angle(c, a[k]));
     R = axis == lower ? Matrix3<Scalar>(R * Rk) : Matrix3<Scalar>(Rk * R);
   }
   return R;
 }
 
 template <class Scalar>
-Matrix3<Scalar> xyaxes_rotation(const Element& e, const std::vector<double>& a) {
-  const Vector3<Scalar> x = unit<Scalar>(e, Vector3<Scalar>{Scalar(a[0]), Scalar(a[1]), Scalar(a[2])}, "xyaxes");
-  Vector3<Scalar> y{Scalar(a[3]), Scalar(a[4]), Scalar(a[5])};
+Matrix3<Scalar> xyaxes_rotation(const Element& e, const std::vector<Scalar>& a) {
+  const Vector3<Scalar> x = unit<Scalar>(e, vec3(a), "xyaxes");
+  Vector3<Scalar> y = vec3(a, 3);
   y = unit<Scalar>(e, Vector3<Scalar>(y - x * x.dot(y)), "xyaxes");
   Matrix3<Scalar> R;
   R.col(0) = x;
@@ -94,10 +95,10 @@ Matrix3<Scalar> xyaxes_rotation(const Element& e, const std::vector<double>& a) 
 }
 
 template <class Scalar>
-Matrix3<Scalar> zaxis_rotation(const Element& e, const std::vector<double>& a) {
+Matrix3<Scalar> zaxis_rotation(const Element& e, const std::vector<Scalar>& a) {
   using std::atan2;
   using std::sqrt;
-  const Vector3<Scalar> z = unit<Scalar>(e, vec3<Scalar>(a), "zaxis");
+  const Vector3<Scalar> z = unit<Scalar>(e, vec3(a), "zaxis");
   Vector3<Scalar> axis = Vector3<Scalar>::UnitZ().cross(z);
   const Scalar s = sqrt(Scalar(axis.squaredNorm()));
   if (!(s > Scalar(0))) {
@@ -122,25 +123,25 @@ Matrix3<Scalar> rotation(const Element& element, const Compiler& c) {
   const Element e = own > 0 ? Element{element.xml, nullptr, element.files} : element;
   if ((own > 0 ? own : all) > 1) e.fail("more than one of quat, axisangle, euler, xyaxes, zaxis");
   if (e.has("quat")) {
-    const std::vector<double> q = e.numbers("quat", 4, 4);
-    const Eigen::Matrix<Scalar, 4, 1> xyzw{Scalar(q[1]), Scalar(q[2]), Scalar(q[3]), Scalar(q[0])};
+    const std::vector<Scalar> q = e.numbers<Scalar>("quat", 4, 4);
+    const Eigen::Matrix<Scalar, 4, 1> xyzw{q[1], q[2], q[3], q[0]};
     if (!(xyzw.squaredNorm() > Scalar(0))) e.fail("attribute quat: zero quaternion");
     return treedyn::detail::quaternion_rotation(xyzw);
   }
   if (e.has("axisangle")) {
-    const std::vector<double> a = e.numbers("axisangle", 4, 4);
-    return treedyn::detail::axis_rotation(unit<Scalar>(e, vec3<Scalar>(a), "axisangle"), angle<Scalar>(c, a[3]));
+    const std::vector<Scalar> a = e.numbers<Scalar>("axisangle", 4, 4);
+    return treedyn::detail::axis_rotation(unit<Scalar>(e, vec3(a), "axisangle"), angle(c, a[3]));
   }
-  if (e.has("euler")) return euler_rotation<Scalar>(e, c, e.numbers("euler", 3, 3));
-  if (e.has("xyaxes")) return xyaxes_rotation<Scalar>(e, e.numbers("xyaxes", 6, 6));
-  if (e.has("zaxis")) return zaxis_rotation<Scalar>(e, e.numbers("zaxis", 3, 3));
+  if (e.has("euler")) return euler_rotation<Scalar>(e, c, e.numbers<Scalar>("euler", 3, 3));
+  if (e.has("xyaxes")) return xyaxes_rotation<Scalar>(e, e.numbers<Scalar>("xyaxes", 6, 6));
+  if (e.has("zaxis")) return zaxis_rotation<Scalar>(e, e.numbers<Scalar>("zaxis", 3, 3));
   return Matrix3<Scalar>::Identity();
 }
 
 /// The element's pose: `pos` (default 0) and its orientation.
 template <class Scalar>
 Pose<Scalar> pose(const Element& e, const Compiler& c) {
-  return Pose<Scalar>{rotation<Scalar>(e, c), vec3<Scalar>(e.numbers_or("pos", 3, {0.0, 0.0, 0.0}))};
+  return Pose<Scalar>{rotation<Scalar>(e, c), vec3(e.numbers_or<Scalar>("pos", 3, "0 0 0"))};
 }
 
 }  // namespace treedyn::mjcf::detail

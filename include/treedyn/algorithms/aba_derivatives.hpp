@@ -7,11 +7,13 @@
 //   F1  q̈ = aba(q, q̇, τ[, f_ext])                                  (aba.hpp; data.qdd)
 //   F2  H⁻¹ = minverse_aba(q)                                        (minverse_aba.hpp: one O(n²) pass, not n ABAs)
 //   F3  ∂τ/∂q, ∂τ/∂q̇ = rnea_derivatives(q, q̇, q̈[, f_ext])            (rnea_derivatives.hpp, at F1's q̈)
-//   F4  ∂q̈/∂q = −H⁻¹ ∂τ/∂q;  ∂q̈/∂q̇ = −H⁻¹ ∂τ/∂q̇;  ∂q̈/∂τ = H⁻¹
+//   F4  ∂q̈/∂q = −H⁻¹ ∂τ/∂q;  ∂q̈/∂q̇ = −H⁻¹ ∂τ/∂q̇;  ∂q̈/∂τ = H⁻¹   (on the nonzero rows of ∂τ's columns only:
+//       body j's columns have them in j's ancestors and subtree, D12; minus_minv_times_tree_sparse)
 // Tangent convention and layout as rnea_derivatives (docs/derivatives.md#tangent-convention): every matrix is
 // n×n, column c the c-th tangent increment of q (or entry of q̇, τ), row r the DoF r of q̈.
-// Cost: the ABA O(N), minverse_aba O(n²), rnea_derivatives O(n·d), and the two dense n×n products of F4, O(n³)
-// (coefficient-based products: no allocation; they dominate from a few tens of DoFs).
+// Cost: the ABA O(N), minverse_aba O(n²), rnea_derivatives O(n·d), and the two products of F4: n² times the
+// number of nonzero rows of ∂τ's columns (ancestors plus subtree; O(n³) for a chain, about half of it for a
+// humanoid's branches), coefficient-based (no allocation).
 // Contract: q (nq), q̇, τ (nv) any Eigen vectors; f_ext any container of Force<Scalar> indexed by body (default
 // none). Writes ws (ddq_dq, ddq_dv, ddq_dtau, and the workspaces of F2 and F3), data.qdd (q̈), data.tau (the τ
 // that F3 recomputes from q̈), and what aba and minverse_aba write in data. Arguments are checked like aba's
@@ -59,6 +61,53 @@ Status aba_derivatives_fail(Data<Scalar, N>& data, AbaDerivativesWorkspace<Scala
   return status;
 }
 
+/// The first DoF of the run of rows that ends at `end` and is made of body k's DoFs and those of its ancestors
+/// numbered right before each other; `k` is left at the first ancestor outside the run (no_parent if none).
+template <class Scalar, int N>
+int contiguous_ancestor_run(const Model<Scalar, N>& model, int& k, int start) noexcept {
+  while (k != no_parent && model.v_offset(k) + model.motion_subspaces()[k].cols() == start) {
+    start = model.v_offset(k);
+    k = model.parent(k);
+  }
+  return start;
+}
+
+/// F4 on the tree sparsity of ∂τ (D12): Y = −H⁻¹ X for X = ∂τ/∂q or ∂τ/∂q̇, whose column block of body j is
+/// nonzero only in the rows of j's ancestors and of j's subtree. With regular numbering the subtree's rows lie
+/// in [vi(j), e_j) (MinverseAbaWorkspace::subtree_end; the rows of that range outside the subtree are 0) and
+/// the ancestors' rows before vi(j). Y's block j = −Σ over the runs [a, b) of those rows (the subtree's range
+/// extended by the ancestors numbered right before it, then each further run of ancestors) of
+/// H⁻¹[:, a … b) X[a … b, block j]. Consecutive bodies with one and the same run (a chain: all of them) form
+/// one product. The dense product's arithmetic on the nonzero rows only (coefficient-based: no allocation).
+template <class Scalar, int N>
+void minus_minv_times_tree_sparse(const Model<Scalar, N>& model, const MinverseAbaWorkspace<Scalar, N>& minverse,
+                                  const MatrixN<Scalar, N>& X, MatrixN<Scalar, N>& Y) noexcept {
+  const MatrixN<Scalar, N>& Minv = minverse.Minv;
+  const int nb = model.nbodies();
+  for (int j = 0; j < nb;) {
+    const int vj = model.v_offset(j), end = minverse.subtree_end[j];
+    int k = model.parent(j);
+    const int start = contiguous_ancestor_run(model, k, vj);
+    int cols = static_cast<int>(model.motion_subspaces()[j].cols());
+    int next = j + 1;
+    if (k == no_parent)  // one run: take the following bodies whose one run is the same
+      for (; next < nb && model.v_offset(next) == vj + cols && minverse.subtree_end[next] == end; ++next) {
+        int kn = model.parent(next);
+        if (contiguous_ancestor_run(model, kn, model.v_offset(next)) != start || kn != no_parent) break;
+        cols += static_cast<int>(model.motion_subspaces()[next].cols());
+      }
+    auto Yj = Y.middleCols(vj, cols);
+    Yj.noalias() = -Minv.middleCols(start, end - start).lazyProduct(X.block(start, vj, end - start, cols));
+    while (k != no_parent) {
+      const int run_end = model.v_offset(k) + static_cast<int>(model.motion_subspaces()[k].cols());
+      const int run_start = contiguous_ancestor_run(model, k, run_end);
+      Yj.noalias() -= Minv.middleCols(run_start, run_end - run_start)
+                          .lazyProduct(X.block(run_start, vj, run_end - run_start, cols));
+    }
+    j = next;
+  }
+}
+
 }  // namespace detail
 
 /// ∂q̈/∂q, ∂q̈/∂q̇ and ∂q̈/∂τ into ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau at (q, q̇, τ[, f_ext]) (tangent increments of
@@ -80,8 +129,8 @@ Status aba_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, Aba
   if (!ws.minverse.status) return detail::aba_derivatives_fail(data, ws, ws.minverse.status);
   const Status st = rnea_derivatives(model, data, ws.rnea, q, qd, data.qdd, f_ext);  // F3
   if (!st) return detail::aba_derivatives_fail(data, ws, st);
-  ws.ddq_dq.noalias() = -ws.minverse.Minv.lazyProduct(ws.rnea.dtau_dq);             // F4
-  ws.ddq_dv.noalias() = -ws.minverse.Minv.lazyProduct(ws.rnea.dtau_dv);
+  detail::minus_minv_times_tree_sparse(model, ws.minverse, ws.rnea.dtau_dq, ws.ddq_dq);  // F4
+  detail::minus_minv_times_tree_sparse(model, ws.minverse, ws.rnea.dtau_dv, ws.ddq_dv);
   ws.ddq_dtau = ws.minverse.Minv;
   return ws.status = Status::success();
 }

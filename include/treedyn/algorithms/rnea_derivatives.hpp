@@ -22,6 +22,7 @@
 //   D4     Ψ̇_i = v_λ(i) × S_i;   Ψ̈_i = a_λ(i) × S_i + v_λ(i) × Ψ̇_i;   Ψ̇ᵛ_i = (v_λ(i) + v_i) × S_i
 //   D5     I_i = ^0X*_i I_i^body ^iX_0;  f_i = I_i a_i + v_i ×* I_i v_i − ^0X*_i f_ext,i
 //   D6     B_i = v_i ×* I_i − I_i (v_i ×) + (I_i v_i)⋆;   IC_i = I_i, BC_i = B_i, F_i = f_i
+//          (formed as C + Cᵀ + (I_i v_i)⋆ with C = v_i ×* I_i: I_i is symmetric and crf(v) = −crm(v)ᵀ)
 //   D7  for i = N..1 (inward; IC, BC, F are the sums over the subtree of i once its children are done):
 //   D8     τ_i = S_iᵀ F_i
 //   D9     for every j ⪯ i:   ∂τ_i/∂q_j = S_iᵀ (IC_i Ψ̈_j + BC_i Ψ̇_j),  ∂τ_i/∂q̇_j = S_iᵀ (IC_i Ψ̇ᵛ_j + BC_i S_j)
@@ -132,8 +133,10 @@ void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, 
     const Force<Scalar> h = I * v;
     ws.F[i] = I * ws.a[i] + cross_force(v, h) - X.apply_inverse_force(Force<Scalar>(f_ext[i]));
     ws.IC[i] = I;                                                               // D6
-    ws.BC[i].noalias() = crf(v) * I;
-    ws.BC[i].noalias() -= I * crm(v);
+    // v ×* I − I (v ×) = C + Cᵀ with C = v ×* I (I symmetric, crf(v) = −crm(v)ᵀ): one structured
+    // cross product per column instead of two dense 6×6 products
+    const Matrix6<Scalar> C = cross_force(v, I);
+    ws.BC[i] = C + C.transpose();
     ws.BC[i] += force_star(h);
   }
 }

@@ -13,6 +13,10 @@
 //                heavy joints hide the residual of the light ones.
 //   factor       max_ij |(LᵀDL)_ij − H_ij| / √(H_ii H_jj) for the factor of the H handed to the kernel.
 //   tau          max_i |τ̂_i − τ_i| / (√H_ii ‖D⁻¹τ‖_∞): the RNEA's torque error in the units of the scaled H.
+//   derivative   max_j ‖col_j(Δ')‖₂ / max_j ‖col_j(A')‖₂ of a derivative matrix scaled to A' = D^±1 A D⁻¹: rows
+//                by D⁻¹ for ∂τ/∂x (forces), by D for ∂q̈/∂x (accelerations), columns by D⁻¹ (increments of q
+//                or q̇). Unit-free, and the light joints' rows and columns weigh as much as the heavy ones';
+//                for ∂q̈/∂x it is a forward error (c·n·ε·κ_s: ∂q̈/∂x = −H⁻¹ ∂τ/∂x).
 //   jacobian     per column j: ‖Δω_j‖/‖ω_j‖ + ‖Δv_j‖/(‖ω_j‖ d_j + ‖v_j‖), d_j the distance from the frame's
 //                origin to joint j's body origin; a linear part formed as a difference of two far-away points
 //                shows here.
@@ -104,6 +108,13 @@ struct CentroidalReference {
 };
 CentroidalReference reference_centroidal(const Model<double>& model, const State& s);
 
+/// The 50-digit derivatives of the dynamics (central differences, reference_derivatives.cpp): ∂τ/∂q, ∂τ/∂q̇ of
+/// τ = rnea(q, q̇, q̈) at q̈ = the state's τ vector, and ∂q̈/∂q, ∂q̈/∂q̇ of q̈ = aba(q, q̇, τ); tangent increments.
+struct DerivativeReference {
+  MatrixL dtau_dq, dtau_dv, ddq_dq, ddq_dv;
+};
+DerivativeReference reference_derivatives(const Model<double>& model, const State& s);
+
 // ---- metrics (long double) ----
 double scaled_error(const MatrixL& computed, const MatrixL& reference);
 double energy_error(const VectorL& computed, const VectorL& reference, const MatrixL& H);
@@ -111,6 +122,8 @@ double backward_error(const MatrixL& H, const VectorL& x, const VectorL& r);
 double scaled_backward_error(const MatrixL& H, const VectorL& x, const VectorL& r);
 double tau_error(const VectorL& computed, const VectorL& reference, const MatrixL& H);
 double jacobian_error(const MatrixL& computed, const MatrixL& reference, const VectorL& distance);
+/// The derivative metric above; `acceleration`: rows scaled by D (∂q̈/∂x), else by D⁻¹ (∂τ/∂x).
+double derivative_error(const MatrixL& computed, const MatrixL& reference, const MatrixL& H, bool acceleration);
 /// κ₂ of the diagonally scaled D⁻¹AD⁻¹, D = diag(√A_ii) (computed in double).
 double scaled_condition(const MatrixL& A);
 
@@ -141,6 +154,12 @@ std::vector<Measurement> measure_operational(const Case& c, const std::vector<Re
 /// ‖Δ column‖ over its scale, CentroidalReference; A_g's angular and linear halves each over its own).
 template <class T>
 std::vector<Measurement> measure_centroidal(const Case& c, const std::vector<CentroidalReference>& refs);
+
+/// rnea_derivatives (∂τ/∂q, ∂τ/∂q̇) and aba_derivatives (∂q̈/∂q, ∂q̈/∂q̇; forward errors, while solvable), the
+/// "derivative" metric.
+template <class T>
+std::vector<Measurement> measure_derivatives(const Case& c, const std::vector<Reference>& refs,
+                                             const std::vector<DerivativeReference>& derivative_refs);
 
 /// Everything for one case in float and double: the references once, then every family in both scalars.
 std::vector<Measurement> measure_all(const Case& c);

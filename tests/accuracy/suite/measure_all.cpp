@@ -7,10 +7,12 @@ std::vector<Measurement> measure_all(const Case& c) {
   std::vector<Reference> refs;
   std::vector<FrameReference> frame_refs;
   std::vector<CentroidalReference> centroidal_refs;
+  std::vector<DerivativeReference> derivative_refs;
   for (const State& s : c.states) {
     refs.push_back(reference_dynamics(c.model, s));
     frame_refs.push_back(reference_frame(c.model, s));
     centroidal_refs.push_back(reference_centroidal(c.model, s));
+    derivative_refs.push_back(reference_derivatives(c.model, s));
   }
   std::vector<Measurement> out;
   const auto append = [&out](const std::vector<Measurement>& m) { out.insert(out.end(), m.begin(), m.end()); };
@@ -22,6 +24,8 @@ std::vector<Measurement> measure_all(const Case& c) {
   append(measure_operational<double>(c, refs, frame_refs));
   append(measure_centroidal<float>(c, centroidal_refs));
   append(measure_centroidal<double>(c, centroidal_refs));
+  append(measure_derivatives<float>(c, refs, derivative_refs));
+  append(measure_derivatives<double>(c, refs, derivative_refs));
   return out;
 }
 

@@ -66,6 +66,21 @@ double jacobian_error(const MatrixL& computed, const MatrixL& reference, const V
   return static_cast<double>(worst);
 }
 
+double derivative_error(const MatrixL& computed, const MatrixL& reference, const MatrixL& H, bool acceleration) {
+  const VectorL D = diagonal_scale(H);
+  const VectorL rows = acceleration ? D : VectorL(D.cwiseInverse());
+  const auto scale = [&](const MatrixL& A) -> MatrixL { return rows.asDiagonal() * A * D.cwiseInverse().asDiagonal(); };
+  const MatrixL error = scale(computed - reference), size = scale(reference);
+  long double worst = 0, largest = 0;
+  for (Eigen::Index j = 0; j < size.cols(); ++j) {
+    const long double e = error.col(j).norm();
+    if (!(e <= worst)) worst = e;  // a NaN wins
+    largest = std::max(largest, size.col(j).norm());
+  }
+  if (largest == 0) return worst == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+  return static_cast<double>(worst / largest);
+}
+
 double scaled_condition(const MatrixL& A) {
   const VectorL D = diagonal_scale(A);
   const MatrixL B = D.cwiseInverse().asDiagonal() * A * D.cwiseInverse().asDiagonal();

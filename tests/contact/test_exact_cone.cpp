@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/scalars.hpp"
+#include "support/free_body.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/collision/geometry.hpp"
 #include "treedyn/contact/contact_metrics.hpp"
@@ -31,14 +32,7 @@ T eps() {
   return std::numeric_limits<T>::epsilon();
 }
 
-/// One free body of mass m, rotational inertia diag(I) about its centre of mass (the joint's origin).
-template <class T>
-Model<T> free_body(T m, const detail::non_deduced<Vector3<T>>& I, const Vector3<T>& g) {
-  ModelBuilder<T> b;
-  b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(),
-             RigidInertia<T>::from_mass_com_inertia(m, Vector3<T>::Zero(), Matrix3<T>(I.asDiagonal())));
-  return b.build().with_gravity(g);
-}
+using test::free_body;
 
 /// A random symmetric positive definite 3n × 3n matrix with condition number about `condition`.
 template <class T>

@@ -8,7 +8,8 @@
 // (CoriolisMatrix, as Pinocchio's computeCoriolisMatrix); the last body's J and J̇ (FrameJacobianTimeVariation,
 // body_motion included, world-aligned axes, as computeJointJacobiansTimeVariation + getFrameJacobianTimeVariation)
 // and the drift J̇ q̇ alone (FrameJacobianDrift, body_motion included); the centroidal drift Ȧ_g q̇
-// (CentroidalDrift, kinematics included).
+// (CentroidalDrift, kinematics included) and the matrix Ȧ_g with A_g (CentroidalMapTimeVariation, as Pinocchio's
+// computeCentroidalMapTimeVariation).
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -16,6 +17,7 @@
 
 #include "support/fixture.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
+#include "treedyn/algorithms/centroidal_map_time_variation.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"
 
@@ -84,6 +86,12 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
       [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX&) {
         benchmark::DoNotOptimize(treedyn::coriolis_matrix(m, d, ws, q_, v_));
         benchmark::DoNotOptimize(ws.C.data());
+      });
+  add_with(
+      "CentroidalMapTimeVariation", [](const auto& m) { return treedyn::CentroidalMapTimeVariationWorkspace<S>(m); },
+      [](const auto& m, auto& d, auto& ws, const VecX& q_, const VecX& v_, const VecX&) {
+        benchmark::DoNotOptimize(treedyn::centroidal_map_time_variation(m, d, ws, q_, v_));
+        benchmark::DoNotOptimize(ws.dAg.data());
       });
   add_with(
       "FrameJacobianTimeVariation", [](const auto& m) { return treedyn::FrameJacobianTimeVariation<S>(m); },

@@ -28,7 +28,8 @@ END = "<!-- GENERATED_END -->"
 def bound_formula(algorithm, metric):
     """The bound's form, as the suite states it (tests/accuracy/suite/accuracy.hpp): c·n·ε for backward-type
     errors, c·n·ε·κ_s for forward errors, and one more κ_s for the inertia Λ, the inverse of a computed matrix."""
-    if metric in ("tau", "factor", "backward", "scaled backward", "jacobian", "motion", "position", "column"):
+    if metric in ("tau", "factor", "backward", "scaled backward", "jacobian", "motion", "position", "column", "rate",
+                  "entry"):
         return "c·n·ε"
     if metric == "scaled" and algorithm == "crba":
         return "c·n·ε"

@@ -1,6 +1,6 @@
 // treedyn Python module: the centre of mass, its Jacobian, the centroidal momentum matrix, the energies and
 // the Coriolis matrix (center_of_mass, jacobian_center_of_mass, ccrba, centroidal_momentum_rate,
-// centroidal_drift, kinetic_energy, potential_energy; docs/centroidal.md; coriolis_matrix,
+// centroidal_drift, centroidal_map_time_variation, kinetic_energy, potential_energy; docs/centroidal.md; coriolis_matrix,
 // docs/dynamics.md#the-coriolis-matrix):
 // their float64 and float32 forms (Centroidal<S>) and one entry point per function that dispatches on the
 // model's type (common.hpp, def_by_model). These calls are not in the compiled component's list, so this unit
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common.hpp"
+#include "treedyn/algorithms/centroidal_map_time_variation.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"
 
@@ -158,6 +159,27 @@ struct Centroidal {
 
   static py::array_t<S> centroidal_drift(H& h, Obj q, Obj v) { return centroidal_momentum_rate(h, q, v, py::none()); }
 
+  static py::dict centroidal_map_time_variation(H& h, Obj q, Obj v) {
+    constexpr const char* call = "centroidal_map_time_variation";
+    const VectorIn<S> qm = vector_in<S>(call, "q", q, h.model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>(call, "v", v, h.model.nv(), "model.nv");
+    CentroidalMapTimeVariationWorkspace<S> ws(h.model);  // sized per call, as coriolis_matrix's
+    Eigen::Matrix<S, 6, Eigen::Dynamic> Ag(6, h.model.nv());
+    Vec hg(6);
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      h.last_status = treedyn::centroidal_map_time_variation(h.model, h.data, ws, qm, vm);
+      Ag = h.data.Ag;
+      hg = h.data.hg;
+    }
+    py::dict out;
+    out["dAg"] = matrix_out<S>(ws.dAg);
+    out["Ag"] = matrix_out<S>(Ag);
+    out["hg"] = vector_out<S>(hg);
+    return out;
+  }
+
   static py::array_t<S> coriolis_matrix(H& h, Obj q, Obj v) {
     const VectorIn<S> qm = vector_in<S>("coriolis_matrix", "q", q, h.model.nq(), "model.nq");
     const VectorIn<S> vm = vector_in<S>("coriolis_matrix", "v", v, h.model.nv(), "model.nv");
@@ -210,6 +232,12 @@ void bind_centroidal(py::module_& m) {
   def_by_model(m, "centroidal_drift", &D::centroidal_drift, &F::centroidal_drift,
                std::string("centroidal_drift(model, q, v) -> (6,)\n\n"
                            "dAg @ v: centroidal_momentum_rate at a = 0 (dAg not formed).") + status,
+               py::arg("model"), py::arg("q"), py::arg("v"));
+  def_by_model(m, "centroidal_map_time_variation", &D::centroidal_map_time_variation, &F::centroidal_map_time_variation,
+               std::string("centroidal_map_time_variation(model, q, v) -> dict\n\n"
+                           "'dAg' (6, nv): the time derivative of the centroidal momentum matrix along v, ANGULAR rows first\n"
+                           "as ccrba's Ag (Pinocchio's dccrba dAg is linear first: dAg[[3, 4, 5, 0, 1, 2]]), with 'Ag' (6, nv)\n"
+                           "and 'hg' (6,); dAg @ v = centroidal_drift(model, q, v).") + status,
                py::arg("model"), py::arg("q"), py::arg("v"));
   def_by_model(m, "coriolis_matrix", &D::coriolis_matrix, &F::coriolis_matrix,
                std::string("coriolis_matrix(model, q, v) -> C (nv, nv)\n\n"

@@ -130,3 +130,27 @@ def test_centroidal_rate_is_the_derivative_of_hg(robot):
     tol = 16 * model.nbodies * eps(dt) * scale + 1e-8 * scale
     assert np.abs(as64(drift) - fd).max() <= tol
     assert np.abs(as64(rate) - (fd + Ag @ a64)).max() <= tol
+
+
+def test_centroidal_map_time_variation_is_the_derivative_of_Ag(robot):
+    """dAg = d(Ag)/dt along integrate(q, t v) (central differences of ccrba's Ag on the float64 model), and
+    dAg @ v = centroidal_drift."""
+    model, model64, q, v, _ = robot
+    dt = model.dtype
+    q64, v64 = as64(q), as64(v)
+    out = treedyn.centroidal_map_time_variation(model, q, v)
+    dAg = out["dAg"]
+    assert dAg.dtype == dt and dAg.shape == (6, model.nv) and model.last_status.ok
+    ref = treedyn.ccrba(model, q, v)
+    assert np.array_equal(out["Ag"], ref["Ag"]) and np.array_equal(out["hg"], ref["hg"])
+    h = 1e-6
+    Ap = treedyn.ccrba(model64, treedyn.integrate(model64, q64, v64, h), v64)["Ag"]
+    Am = treedyn.ccrba(model64, treedyn.integrate(model64, q64, v64, -h), v64)["Ag"]
+    fd = (Ap - Am) / (2 * h)
+    M = float(np.sum(model64.masses))
+    size = 1 + np.abs(body_coms(model64, q64) - treedyn.center_of_mass(model64, q64)["com"]).max()
+    scale = M * (1 + np.abs(v64).sum()) * size**2
+    tol = 16 * model.nbodies * eps(dt) * scale + 1e-8 * scale
+    assert np.abs(as64(dAg) - fd).max() <= tol
+    drift = as64(treedyn.centroidal_drift(model, q, v))
+    assert np.abs(as64(dAg) @ v64 - drift).max() <= tol * (1 + np.abs(v64).sum())

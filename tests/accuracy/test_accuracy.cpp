@@ -112,6 +112,11 @@ TEST_CASE("accuracy: frame_jacobian world-aligned", "[accuracy]") { check_algori
 TEST_CASE("accuracy: center_of_mass", "[accuracy]") { check_algorithm("center_of_mass"); }
 TEST_CASE("accuracy: jacobian_center_of_mass", "[accuracy]") { check_algorithm("jacobian_center_of_mass"); }
 TEST_CASE("accuracy: ccrba", "[accuracy]") { check_algorithm("ccrba"); }
+// At the state's q̇: Ȧ_g column by column, the drift Ȧ_g q̇ and the Coriolis matrix, within c·n·ε of the sizes
+// of the terms they sum (each body's inertia moved to c times its velocity; accuracy.hpp, CentroidalReference).
+TEST_CASE("accuracy: centroidal_map_time_variation", "[accuracy]") { check_algorithm("centroidal_map_time_variation"); }
+TEST_CASE("accuracy: centroidal_drift", "[accuracy]") { check_algorithm("centroidal_drift"); }
+TEST_CASE("accuracy: coriolis_matrix", "[accuracy]") { check_algorithm("coriolis_matrix"); }
 
 // The derivatives of the dynamics (issue 41) against 50-digit central differences (the "derivative" metric,
 // accuracy.hpp): ∂τ/∂q and ∂τ/∂q̇ within c·n·ε, ∂q̈/∂q and ∂q̈/∂q̇ within c·n·ε·κ_s, on every model including

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "no_alloc/no_alloc_support.hpp"
+#include "treedyn/algorithms/centroidal_map_time_variation.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"
 
@@ -25,6 +26,7 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
   AbaDerivativesWorkspace<T, N> aba_derivatives_ws(model);
   FrameJacobianTimeVariation<T, N> dJ_ws(model);
   CoriolisMatrixWorkspace<T, N> coriolis_ws(model);
+  CentroidalMapTimeVariationWorkspace<T, N> map_rate_ws(model);
   const int tip = model.nbodies() - 1;
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
@@ -68,6 +70,7 @@ void require_algorithms_allocation_free(const Model<T, N>& model, Data<T, N>& da
           }) == 0);
     CHECK(allocations_in([&] { coriolis_matrix(model, data, coriolis_ws, q, qd); }) == 0);
     CHECK(allocations_in([&] { centroidal_drift(model, data, q, qd); }) == 0);
+    CHECK(allocations_in([&] { centroidal_map_time_variation(model, data, map_rate_ws, q, qd); }) == 0);
     CHECK(allocations_in([&] { centroidal_momentum_rate(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { body_motion(model, data, q, qd); }) == 0);
     CHECK(allocations_in([&] { body_motion(model, data, q, qd, qdd); }) == 0);

@@ -10,6 +10,7 @@
 #include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/ccrba.hpp"
 #include "treedyn/algorithms/center_of_mass.hpp"
+#include "treedyn/algorithms/centroidal_map_time_variation.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
 #include "treedyn/algorithms/compute_all_terms.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"

@@ -90,6 +90,37 @@ void centroidal_inertia(const Model<Scalar, N>& model, Data<Scalar, N>& data) no
 
 }  // namespace detail
 
+namespace detail {
+
+/// ccrba's checks and G1–G7 under the name fn (centroidal_map_time_variation calls it too): false after a
+/// failed argument check (status in `status`, outputs untouched) or a failed configuration (outputs NaN).
+template <class Scalar, int N, class Dq, class Dv>
+bool ccrba_checked(const char* fn, const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
+                   const Eigen::MatrixBase<Dv>& qd, Status& status) noexcept {
+  if (!(model_data_q_ok(fn, model, data, q) && dof_vector_ok(fn, "qd", model, qd))) {
+    status = Status::invalid_argument(fn);
+    return false;
+  }
+  if (!joint_transforms(model, data, q, fn) || !finite_ok(fn, "qd", qd, data.config_status)) {
+    com_failed(model, data);
+    fill_nan(data.Ag);
+    data.hg.setConstant(nan<Scalar>());
+    const Scalar x = nan<Scalar>();
+    data.Ig = RigidInertia<Scalar>{x, Vector3<Scalar>::Constant(x), Symmetric3<Scalar>::zero() * x};
+    status = data.config_status;
+    return false;
+  }
+  world_placements(model, data);                                                           // G1
+  centroidal_map_given_placements(model, data);                                            // G2–G6
+  centroidal_inertia(model, data);                                                         // G7
+  data.hg.noalias() = data.Ag * qd;
+  data.vcom = data.hg.template tail<3>() / data.mass;
+  status = data.config_status;
+  return true;
+}
+
+}  // namespace detail
+
 /// A_g(q) into data.Ag (6 × nv, angular rows first), h_g = A_g q̇ into data.hg, I_g into data.Ig (about c,
 /// world axes), ċ into data.vcom, and the centre of mass (center_of_mass(q)'s outputs). Returns the status.
 template <class Scalar, int N, class Dq, class Dv>
@@ -97,23 +128,9 @@ Status ccrba(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::
              const Eigen::MatrixBase<Dv>& qd) noexcept {
   TREEDYN_SAME_SCALAR(Scalar, Dq, "q");
   TREEDYN_SAME_SCALAR(Scalar, Dv, "qd");
-  constexpr const char* fn = "ccrba";
-  if (!(detail::model_data_q_ok(fn, model, data, q) && detail::dof_vector_ok(fn, "qd", model, qd)))
-    return Status::invalid_argument(fn);
-  if (!detail::joint_transforms(model, data, q, fn) || !detail::finite_ok(fn, "qd", qd, data.config_status)) {
-    detail::com_failed(model, data);
-    detail::fill_nan(data.Ag);
-    data.hg.setConstant(detail::nan<Scalar>());
-    const Scalar x = detail::nan<Scalar>();
-    data.Ig = RigidInertia<Scalar>{x, Vector3<Scalar>::Constant(x), Symmetric3<Scalar>::zero() * x};
-    return data.config_status;
-  }
-  detail::world_placements(model, data);                                                   // G1
-  detail::centroidal_map_given_placements(model, data);                                    // G2–G6
-  detail::centroidal_inertia(model, data);                                                 // G7
-  data.hg.noalias() = data.Ag * qd;
-  data.vcom = data.hg.template tail<3>() / data.mass;
-  return data.config_status;
+  Status status;
+  detail::ccrba_checked("ccrba", model, data, q, qd, status);
+  return status;
 }
 
 }  // namespace treedyn

@@ -105,6 +105,14 @@ struct CentroidalReference {
   long double com_scale = 1;  ///< ‖c‖ + max_i ‖o_i − c‖: c's size plus the robot's
   VectorL jcom_scale;    ///< per DoF j of body i: (m_s(i) ‖s_v‖ + ‖s_ω‖ ‖h_s(i)‖) / M
   VectorL moment_scale;  ///< per DoF: ‖Ī_c(i)‖_F ‖s_ω‖ + ‖h_s(i)‖ ‖s_v‖ + M·jcom_scale ‖c − o_i‖ (A_g's angular rows)
+  // at the state's q̇, with b_j = ‖I_j‖_F (1 + ‖v_j‖) (1 + ‖o_j − c‖)², body j's inertia moved to c times its
+  // velocity (the size of the terms the rates sum):
+  MatrixL dAg;           ///< Ȧ_g (6 × n), centroidal_map_time_variation
+  VectorL dAg_scale;     ///< per DoF of body i: Σ_{j in subtree(i)} b_j (‖s_ω‖ + ‖s_v‖)
+  VectorL drift;         ///< Ȧ_g q̇ (6), centroidal_drift
+  long double drift_scale = 1;  ///< Σ_j b_j (1 + ‖v_j‖)
+  MatrixL C;             ///< the Coriolis matrix C(q, q̇) (n × n), coriolis_matrix
+  long double C_scale = 1;      ///< Σ_j b_j
 };
 CentroidalReference reference_centroidal(const Model<double>& model, const State& s);
 

@@ -1,10 +1,13 @@
-// measure_centroidal<T>: the centre of mass, its Jacobian and the centroidal momentum matrix in T against the
-// 50-digit reference (accuracy.hpp, CentroidalReference). Compiled once per scalar (TREEDYN_TEST_SCALAR).
+// measure_centroidal<T>: the centre of mass, its Jacobian, the centroidal momentum matrix, its time variation
+// Ȧ_g, the drift Ȧ_g q̇ and the Coriolis matrix in T against the 50-digit reference (accuracy.hpp, CentroidalReference). Compiled once per scalar (TREEDYN_TEST_SCALAR).
 #include <algorithm>
 #include <limits>
 
 #include "accuracy/suite/measure_common.hpp"
 #include "treedyn/algorithms/ccrba.hpp"
+#include "treedyn/algorithms/centroidal_map_time_variation.hpp"
+#include "treedyn/algorithms/centroidal_momentum_rate.hpp"
+#include "treedyn/algorithms/coriolis_matrix.hpp"
 #include "treedyn/algorithms/jacobian_center_of_mass.hpp"
 
 namespace treedyn::accuracy {
@@ -32,6 +35,8 @@ std::vector<Measurement> measure_centroidal(const Case& c, const std::vector<Cen
   using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
   const Model<T> model = c.model.template cast<T>();
   Data<T> data(model);
+  CentroidalMapTimeVariationWorkspace<T> map_rate_ws(model);
+  CoriolisMatrixWorkspace<T> coriolis_ws(model);
   const int n = model.nv(), nb = model.nbodies();
   Recorder<T> r{c, {}};
   for (std::size_t k = 0; k < c.states.size(); ++k) {
@@ -50,6 +55,16 @@ std::vector<Measurement> measure_centroidal(const Case& c, const std::vector<Cen
     r.add("ccrba", "column",
           std::max(column_error(Ag, ref.Ag, 0, ref.moment_scale), column_error(Ag, ref.Ag, 3, force_scale)),
           16, nb);
+    const VectorT qd = c.states[k].qd.cast<T>();
+    centroidal_map_time_variation(model, data, map_rate_ws, q, qd);
+    const MatrixL dAg = widen(map_rate_ws.dAg);
+    r.add("centroidal_map_time_variation", "column",
+          std::max(column_error(dAg, ref.dAg, 0, ref.dAg_scale), column_error(dAg, ref.dAg, 3, ref.dAg_scale)), 16, nb);
+    const Eigen::Matrix<T, 6, 1> drift = centroidal_drift(model, data, q, qd);
+    r.add("centroidal_drift", "rate", static_cast<double>((widen(drift) - ref.drift).norm() / ref.drift_scale), 16, nb);
+    coriolis_matrix(model, data, coriolis_ws, q, qd);
+    r.add("coriolis_matrix", "entry",
+          static_cast<double>((widen(coriolis_ws.C) - ref.C).cwiseAbs().maxCoeff() / ref.C_scale), 16, nb);
   }
   return r.out;
 }

@@ -62,9 +62,10 @@ ComFromRoot<Scalar> com_from_subtrees(const Model<Scalar, N>& model, Data<Scalar
   return {first_root, offset};
 }
 
-/// M2–M3 from data.X_world and data.Xup: subtree masses, first moments and centres of mass, then M and c.
+/// M2–M3 from data.X_world and data.Xup: subtree masses, first moments and centres of mass, then M and c
+/// (returned as M3's root and offset).
 template <class Scalar, int N>
-void subtree_mass_moments(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+ComFromRoot<Scalar> subtree_mass_moments(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
   for (int i = 0; i < model.nbodies(); ++i) {
     const RigidInertia<Scalar>& I = model.inertia(i);
     data.mass_subtree[i] = I.m;
@@ -77,7 +78,7 @@ void subtree_mass_moments(const Model<Scalar, N>& model, Data<Scalar, N>& data) 
     data.mass_subtree[p] += data.mass_subtree[i];
     data.h_subtree[p] += data.h_subtree[i] + data.mass_subtree[i] * d;
   }
-  com_from_subtrees(model, data);                                                   // M3
+  return com_from_subtrees(model, data);                                            // M3
 }
 
 /// Column c of body i's S_i along the world axes (about body i's origin): E_iᵀ S_i,c, as halves.
@@ -104,10 +105,12 @@ Status com_failed(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept
 }
 
 /// The checks and the kinematics shared by every centre-of-mass call (M1–M3): false after a failure
-/// (outputs NaN, data.config_status set) or a failed argument check (outputs untouched).
+/// (outputs NaN, data.config_status set) or a failed argument check (outputs untouched). M3's root and offset
+/// into `where` when given.
 template <class Scalar, int N, class Dq, class Dv, class Da>
 bool com_prologue(const char* fn, const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
-                  const Eigen::MatrixBase<Dv>* qd, const Eigen::MatrixBase<Da>* qdd, bool& arguments_ok) noexcept {
+                  const Eigen::MatrixBase<Dv>* qd, const Eigen::MatrixBase<Da>* qdd, bool& arguments_ok,
+                  ComFromRoot<Scalar>* where = nullptr) noexcept {
   arguments_ok = model_data_q_ok(fn, model, data, q) && (qd == nullptr || dof_vector_ok(fn, "qd", model, *qd)) &&
                  (qdd == nullptr || dof_vector_ok(fn, "qdd", model, *qdd));
   if (!arguments_ok) return false;
@@ -117,7 +120,8 @@ bool com_prologue(const char* fn, const Model<Scalar, N>& model, Data<Scalar, N>
     return false;
   }
   world_placements(model, data);                                                    // M1
-  subtree_mass_moments(model, data);                                                // M2, M3
+  const ComFromRoot<Scalar> c = subtree_mass_moments(model, data);                  // M2, M3
+  if (where != nullptr) *where = c;
   return true;
 }
 

@@ -36,9 +36,9 @@ Force<Scalar> centroidal_momentum_rate_checked(const char* fn, const Model<Scala
                                                const Eigen::MatrixBase<Da>& qdd) noexcept {
   using V3 = Vector3<Scalar>;
   bool arguments_ok = false;
-  if (!com_prologue(fn, model, data, q, &qd, &qdd, arguments_ok))                   // R1
+  ComFromRoot<Scalar> where{};
+  if (!com_prologue(fn, model, data, q, &qd, &qdd, arguments_ok, &where))           // R1
     return Force<Scalar>::Constant(nan<Scalar>());
-  const ComFromRoot<Scalar> where = com_from_subtrees(model, data);
   for (int i = 0; i < model.nbodies(); ++i) {                                        // R2
     const BodyVelocity<Scalar> bv = body_velocity(model, data, qd, i);
     body_acceleration(model, data, qdd, i, bv);

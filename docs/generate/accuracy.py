@@ -33,6 +33,8 @@ def bound_formula(algorithm, metric):
         return "c·n·ε"
     if metric == "scaled" and algorithm == "crba":
         return "c·n·ε"
+    if metric == "derivative" and algorithm.startswith("rnea_derivatives"):
+        return "c·n·ε"
     if algorithm in ("osim", "osim_schur"):
         return "c·n·ε·κ_s·κ_s(Λ)"
     return "c·n·ε·κ_s"

@@ -10,33 +10,42 @@
 // δ ∈ R^nv with q ⊕ δ = integrate(model, q, δ, 1): a body-frame (right) increment of every joint,
 // ^λ(j)X_j(q ⊕ δ) = ^λ(j)X_j(q) exp(S_j δ_j), for every joint type (revolute, prismatic, helical, planar,
 // spherical, free flyer; joint.hpp, configuration.hpp). Columns are v-space (model.v_offset), rows too.
-// Everything below is in WORLD coordinates (frame 0): S_j = ^0X_j S_j^body, v, a, f, I world-frame spatial
-// quantities. Frame 0 has the world's axes and its origin at body 0's origin at this q: any fixed frame gives
-// the same derivatives, and this one keeps a floating base far from the world origin from inflating the
-// moment arms inside S_j, IC_i and BC_i (rounding would grow as the distance squared); m × is crm(m), m ×* is crf(m), and for a force h, h⋆ is the 6×6 matrix with (h⋆) m = m ×* h.
+// Every quantity below is in BODY coordinates (the local form, docs/derivatives.md#the-local-form): S_i is the
+// joint's constant subspace in its child frame, v_i, a_i, f_i, I_i, B_i are body i's in frame i, X_i = ^iX_λ(i)
+// is data.Xup[i] (X_i = ^iX_0 for a root, with frame 0 the world), and X_i* = X_i⁻ᵀ moves forces. The
+// derivation (docs/derivatives.md#the-recursion) is in one fixed frame, as in Carpentier & Mansard; every entry
+// it produces is a pairing Sᵀ(M m) of a force with a motion, which spatial algebra keeps unchanged under a change
+// of coordinates (X* f)ᵀ(X m) = fᵀ m, so each product is formed where its factors are small: body i's products
+// in frame i, and a force that must meet an ancestor's motion is carried up the path by X*ᵀ steps, like
+// crba's F = IC S. Formed in world coordinates instead, a light link of size r at distance d from the frame's
+// origin carries inertia entries m·d² that cancel down to its own m·r² (a rounding loss of (d/r)²; measured
+// 370× the accuracy suite's bound, docs/derivatives.md#accuracy). m × is crm(m), m ×* is crf(m), and for a
+// force h, h⋆ is the 6×6 matrix with (h⋆) m = m ×* h.
 // Under δ_j every quantity rigidly attached to a body k ⪰ j turns with S_j: ∂m/∂δ_j = S_j × m (motions),
-// S_j ×* f (forces), S_j ×* I − I S_j × (inertias). j ⪯ i: j is i or an ancestor of i.
-//   D1  v_0 = 0,  a_0 = −[0; g]
+// S_j ×* f (forces), S_j ×* I − I S_j × (inertias). j ⪯ i: j is i or an ancestor of i. ^jX*_i = the product of
+// the X_k*ᵀ on the path from i up to j (force from frame i to frame j).
+//   D1  v_0 = 0,  a_0 = −[0; g]  (world)
 //   D2  for i = 1..N (outward):
-//   D3     S_i = ^0X_i S_i^body;  v_i = v_λ(i) + S_i q̇_i;  a_i = a_λ(i) + S_i q̈_i + v_λ(i) × S_i q̇_i
-//   D4     Ψ̇_i = v_λ(i) × S_i;   Ψ̈_i = a_λ(i) × S_i + v_λ(i) × Ψ̇_i;   Ψ̇ᵛ_i = (v_λ(i) + v_i) × S_i
-//   D5     I_i = ^0X*_i I_i^body ^iX_0;  f_i = I_i a_i + v_i ×* I_i v_i − ^0X*_i f_ext,i
+//   D3     vᵖ_i = X_i v_λ(i),  aᵖ_i = X_i a_λ(i);  v_i = vᵖ_i + S_i q̇_i;  a_i = aᵖ_i + S_i q̈_i + vᵖ_i × S_i q̇_i
+//   D4     Ψ̇_i = vᵖ_i × S_i;   Ψ̈_i = aᵖ_i × S_i + vᵖ_i × Ψ̇_i;   Ψ̇ᵛ_i = (vᵖ_i + v_i) × S_i
+//   D5     f_i = I_i a_i + v_i ×* I_i v_i − f_ext,i
 //   D6     B_i = v_i ×* I_i − I_i (v_i ×) + (I_i v_i)⋆;   IC_i = I_i, BC_i = B_i, F_i = f_i
 //          (formed as C + Cᵀ + (I_i v_i)⋆ with C = v_i ×* I_i: I_i is symmetric and crf(v) = −crm(v)ᵀ)
-//   D7  for i = N..1 (inward; IC, BC, F are the sums over the subtree of i once its children are done):
+//   D7  for i = N..1 (inward; IC, BC, F are the sums over the subtree of i, in frame i, once its children are done):
 //   D8     τ_i = S_iᵀ F_i
-//   D9     for every j ⪯ i:   ∂τ_i/∂q_j = S_iᵀ (IC_i Ψ̈_j + BC_i Ψ̇_j),  ∂τ_i/∂q̇_j = S_iᵀ (IC_i Ψ̇ᵛ_j + BC_i S_j)
-//   D10    for every k ≺ i:   ∂τ_k/∂q_i = S_kᵀ (F_i⋆ S_i + IC_i Ψ̈_i + BC_i Ψ̇_i),
-//                             ∂τ_k/∂q̇_i = S_kᵀ (IC_i Ψ̇ᵛ_i + BC_i S_i)
-//   D11    if λ(i) ≠ 0:  IC_λ(i) += IC_i;  BC_λ(i) += BC_i;  F_λ(i) += F_i
+//   D9     P = IC_i S_i, R = BC_iᵀ S_i (forces, 6×n_i);  for every j ⪯ i, with P, R carried to frame j:
+//             ∂τ_i/∂q_j = Pᵀ Ψ̈_j + Rᵀ Ψ̇_j,   ∂τ_i/∂q̇_j = Pᵀ Ψ̇ᵛ_j + Rᵀ S_j        (= S_iᵀ (IC_i Ψ̈_j + BC_i Ψ̇_j), …)
+//   D10    Q = F_i⋆ S_i + IC_i Ψ̈_i + BC_i Ψ̇_i, Qᵛ = IC_i Ψ̇ᵛ_i + BC_i S_i;  for every k ≺ i, with Q, Qᵛ in frame k:
+//             ∂τ_k/∂q_i = S_kᵀ Q,   ∂τ_k/∂q̇_i = S_kᵀ Qᵛ
+//   D11    if λ(i) ≠ 0:  IC_λ(i) += X_iᵀ IC_i X_i;  BC_λ(i) += X_iᵀ BC_i X_i;  F_λ(i) += X_iᵀ F_i
 //   D12 every other entry (i and j on different branches) is 0.
 // For a 1-DoF joint Ψ̇ᵛ_i = 2 Ψ̇_i (S_i q̇_i × S_i = 0): the factor 2 of Carpentier & Mansard's ∂τ/∂q̇; for a
 // multi-DoF joint the term (S_i q̇_i) × S_i stays. Gravity enters through a_λ(j) in Ψ̈_j (a_0 = −[0; g]);
 // f_ext (body coordinates) turns with its body and needs no term of its own (it is in F_i).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent"; the inward loop visits
 // Model::inward_order() (children before parents).
-// Cost: O(N) for D1–D8 and D11 (6×6 products per body), plus O(n·d) 6-vector products for D9 and D10
-// (d: the depth of the tree), as in the papers; no n passes.
+// Cost: O(N) for D1–D8 and D11 (6×6 products per body), plus O(n·d) for D9 and D10 (d: the depth of the
+// tree): per pair (i, ancestor) one force transform of P, R, Q, Qᵛ and their pairings; no n passes.
 // Contract: q (nq), q̇, q̈ (nv) any Eigen vectors; f_ext any container of Force<Scalar> indexed by body
 // (default none). Writes ws.dtau_dq, ws.dtau_dv (n×n, dense: the entries of D12 are written 0), data.tau (τ,
 // as rnea), data.Xup and data.X_world. Arguments are checked like rnea's (detail/check.hpp): a wrong size
@@ -78,11 +87,11 @@ struct RneaDerivativesWorkspace {
   MatrixN<Scalar, N> dtau_dq;  ///< output: ∂τ/∂q (n×n; column c: the tangent increment δ_c, row: τ's DoF)
   MatrixN<Scalar, N> dtau_dv;  ///< output: ∂τ/∂q̇ (n×n)
   Status status;               ///< the status of the last call (also returned)
-  // per body, world coordinates (D3–D6)
-  detail::Array<MotionSubspace<Scalar>, N> S;    ///< S_i = ^0X_i S_i^body
-  detail::Array<MotionSubspace<Scalar>, N> dV;   ///< Ψ̇_i = v_λ(i) × S_i
-  detail::Array<MotionSubspace<Scalar>, N> dA;   ///< Ψ̈_i = a_λ(i) × S_i + v_λ(i) × Ψ̇_i
-  detail::Array<MotionSubspace<Scalar>, N> dVv;  ///< Ψ̇ᵛ_i = (v_λ(i) + v_i) × S_i
+  // per body, body coordinates (D3–D6)
+  detail::Array<MotionSubspace<Scalar>, N> S;    ///< S_i (the joint's subspace in its child frame)
+  detail::Array<MotionSubspace<Scalar>, N> dV;   ///< Ψ̇_i = vᵖ_i × S_i, vᵖ_i = X_i v_λ(i)
+  detail::Array<MotionSubspace<Scalar>, N> dA;   ///< Ψ̈_i = aᵖ_i × S_i + vᵖ_i × Ψ̇_i
+  detail::Array<MotionSubspace<Scalar>, N> dVv;  ///< Ψ̇ᵛ_i = (vᵖ_i + v_i) × S_i
   detail::Array<Motion<Scalar>, N> v;            ///< v_i
   detail::Array<Motion<Scalar>, N> a;            ///< a_i (gravity as the base acceleration)
   detail::Array<Force<Scalar>, N> F;             ///< f_i, then F_i = Σ over the subtree
@@ -105,33 +114,42 @@ Matrix6<Scalar> force_star(const Force<Scalar>& h) noexcept {
   return out;
 }
 
-/// D1–D6 for every body, world coordinates, with data.X_world set.
+/// X_iᵀ M X_i for a 6×6 map M from motions to forces in frame i (an inertia, B_i): the same map in the
+/// coordinates of i's parent (X = ^iX_λ(i)).
+template <class Scalar>
+Matrix6<Scalar> motion_to_force_to_parent(const Transform<Scalar>& X, const Matrix6<Scalar>& M) noexcept {
+  const Matrix6<Scalar> MX = M * X.apply_motion(Matrix6<Scalar>::Identity());   // M X
+  Matrix6<Scalar> out;
+  out.noalias() = X.apply_inverse_force(MX);                                    // Xᵀ (M X) = X*⁻¹ (M X)
+  return out;
+}
+
+/// D1–D6 for every body, body coordinates.
 template <class Scalar, int N, class Dv, class Da, class Fext>
 void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
                               RneaDerivativesWorkspace<Scalar, N>& ws, const Eigen::MatrixBase<Dv>& qd,
                               const Eigen::MatrixBase<Da>& qdd, const Fext& f_ext) noexcept {
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                   // D1
   a0.template tail<3>() = -model.gravity();
-  const Vector3<Scalar> origin = data.X_world[0].r;                             // frame 0 at body 0's origin
   for (int i = 0; i < model.nbodies(); ++i) {                                   // D2
     const int p = model.parent(i);
-    const Transform<Scalar> X{data.X_world[i].E, Vector3<Scalar>(data.X_world[i].r - origin)};  // ^iX_0
-    const Motion<Scalar> vp = p == no_parent ? Motion<Scalar>::Zero() : ws.v[p];
-    const Motion<Scalar> ap = p == no_parent ? a0 : ws.a[p];
+    const Transform<Scalar>& X = data.Xup[i];                                   // ^iX_λ(i)
+    const Motion<Scalar> vp = p == no_parent ? Motion<Scalar>::Zero() : Motion<Scalar>(X.apply_motion(ws.v[p]));
+    const Motion<Scalar> ap = X.apply_motion(p == no_parent ? a0 : ws.a[p]);
     const int vi = model.v_offset(i);
     const Eigen::Index ni = model.motion_subspaces()[i].cols();
     MotionSubspace<Scalar>& S = ws.S[i];
-    S = X.apply_inverse_motion(model.motion_subspaces()[i]);                    // D3
+    S = model.motion_subspaces()[i];                                            // D3
     const Motion<Scalar> vJ = S * qd.segment(vi, ni);
     ws.v[i] = vp + vJ;
     ws.a[i] = ap + S * qdd.segment(vi, ni) + cross_motion(vp, vJ);
     ws.dV[i] = cross_motion(vp, S);                                             // D4
     ws.dA[i] = cross_motion(ap, S) + cross_motion(vp, ws.dV[i]);
     ws.dVv[i] = cross_motion(Motion<Scalar>(vp + ws.v[i]), S);
-    const Matrix6<Scalar> I = apply_transpose_inertia(X, model.inertia(i)).matrix();  // D5
+    const Matrix6<Scalar> I = model.inertia(i).matrix();                        // D5
     const Motion<Scalar>& v = ws.v[i];
     const Force<Scalar> h = I * v;
-    ws.F[i] = I * ws.a[i] + cross_force(v, h) - X.apply_inverse_force(Force<Scalar>(f_ext[i]));
+    ws.F[i] = I * ws.a[i] + cross_force(v, h) - Force<Scalar>(f_ext[i]);
     ws.IC[i] = I;                                                               // D6
     // v ×* I − I (v ×) = C + Cᵀ with C = v ×* I (I symmetric, crf(v) = −crm(v)ᵀ): one structured
     // cross product per column instead of two dense 6×6 products
@@ -141,11 +159,10 @@ void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, 
   }
 }
 
-/// D7–D12: τ into tau, ∂τ/∂q and ∂τ/∂q̇ into ws.
+/// D7–D12: τ into tau, ∂τ/∂q and ∂τ/∂q̇ into ws; body coordinates, forces carried up the path (data.Xup).
 template <class Scalar, int N, class Out>
-void rnea_derivatives_inward(const Model<Scalar, N>& model, RneaDerivativesWorkspace<Scalar, N>& ws,
-                             Out& tau) noexcept {
-  using RowBlock = Eigen::Matrix<Scalar, Eigen::Dynamic, 6, Eigen::RowMajor, 6, 6>;
+void rnea_derivatives_inward(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                             RneaDerivativesWorkspace<Scalar, N>& ws, Out& tau) noexcept {
   ws.dtau_dq.setZero();                                                         // D12
   ws.dtau_dv.setZero();
   for (const int i : model.inward_order()) {                                    // D7
@@ -153,32 +170,40 @@ void rnea_derivatives_inward(const Model<Scalar, N>& model, RneaDerivativesWorks
     const int vi = model.v_offset(i);
     const Eigen::Index ni = S.cols();
     tau.segment(vi, ni).noalias() = S.transpose() * ws.F[i];                     // D8
-    RowBlock SIC(ni, 6), SBC(ni, 6);
-    SIC.noalias() = S.transpose().lazyProduct(ws.IC[i]);
-    SBC.noalias() = S.transpose().lazyProduct(ws.BC[i]);
-    for (int j = i; j != no_parent; j = model.parent(j)) {                      // D9
-      const int vj = model.v_offset(j);
-      const Eigen::Index nj = ws.S[j].cols();
-      ws.dtau_dq.block(vi, vj, ni, nj).noalias() = SIC.lazyProduct(ws.dA[j]) + SBC.lazyProduct(ws.dV[j]);
-      ws.dtau_dv.block(vi, vj, ni, nj).noalias() = SIC.lazyProduct(ws.dVv[j]) + SBC.lazyProduct(ws.S[j]);
-    }
-    const int p = model.parent(i);
-    if (p == no_parent) continue;
-    MotionSubspace<Scalar> Q(6, ni), Qv(6, ni);                                 // D10
-    Q.noalias() = force_star(ws.F[i]).lazyProduct(S);
+    MotionSubspace<Scalar> P(6, ni), R(6, ni), Q(6, ni), Qv(6, ni);
+    P.noalias() = ws.IC[i].lazyProduct(S);                                      // D9
+    R.noalias() = ws.BC[i].transpose().lazyProduct(S);
+    Q.noalias() = force_star(ws.F[i]).lazyProduct(S);                           // D10
     Q.noalias() += ws.IC[i].lazyProduct(ws.dA[i]);
     Q.noalias() += ws.BC[i].lazyProduct(ws.dV[i]);
     Qv.noalias() = ws.IC[i].lazyProduct(ws.dVv[i]);
     Qv.noalias() += ws.BC[i].lazyProduct(S);
-    for (int k = p; k != no_parent; k = model.parent(k)) {
-      const int vk = model.v_offset(k);
-      const Eigen::Index nk = ws.S[k].cols();
-      ws.dtau_dq.block(vk, vi, nk, ni).noalias() = ws.S[k].transpose().lazyProduct(Q);
-      ws.dtau_dv.block(vk, vi, nk, ni).noalias() = ws.S[k].transpose().lazyProduct(Qv);
+    for (int j = i;;) {                                                         // P, R, Q, Qᵛ in frame j
+      const int vj = model.v_offset(j);
+      const Eigen::Index nj = ws.S[j].cols();
+      ws.dtau_dq.block(vi, vj, ni, nj).noalias() =
+          P.transpose().lazyProduct(ws.dA[j]) + R.transpose().lazyProduct(ws.dV[j]);   // D9
+      ws.dtau_dv.block(vi, vj, ni, nj).noalias() =
+          P.transpose().lazyProduct(ws.dVv[j]) + R.transpose().lazyProduct(ws.S[j]);
+      if (j != i) {                                                             // D10 (k = j ≺ i)
+        ws.dtau_dq.block(vj, vi, nj, ni).noalias() = ws.S[j].transpose().lazyProduct(Q);
+        ws.dtau_dv.block(vj, vi, nj, ni).noalias() = ws.S[j].transpose().lazyProduct(Qv);
+      }
+      const int up = model.parent(j);
+      if (up == no_parent) break;
+      const Transform<Scalar>& Xj = data.Xup[j];                                // frame j → frame λ(j)
+      P = Xj.apply_inverse_force(P);
+      R = Xj.apply_inverse_force(R);
+      Q = Xj.apply_inverse_force(Q);
+      Qv = Xj.apply_inverse_force(Qv);
+      j = up;
     }
-    ws.IC[p] += ws.IC[i];                                                       // D11
-    ws.BC[p] += ws.BC[i];
-    ws.F[p] += ws.F[i];
+    const int p = model.parent(i);
+    if (p == no_parent) continue;
+    const Transform<Scalar>& X = data.Xup[i];                                   // D11
+    ws.IC[p] += motion_to_force_to_parent(X, ws.IC[i]);
+    ws.BC[p] += motion_to_force_to_parent(X, ws.BC[i]);
+    ws.F[p] += X.apply_inverse_force(ws.F[i]);
   }
 }
 
@@ -214,7 +239,7 @@ Status rnea_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, Rn
     return detail::rnea_derivatives_fail(data, ws, data.config_status);
   detail::world_placements(model, data);
   detail::rnea_derivatives_outward(model, data, ws, qd, qdd, f_ext);            // D1–D6
-  detail::rnea_derivatives_inward(model, ws, data.tau);                         // D7–D12
+  detail::rnea_derivatives_inward(model, data, ws, data.tau);                         // D7–D12
   return ws.status = Status::success();
 }
 

@@ -56,7 +56,7 @@ struct JointInfo {
   std::string type;       ///< "hinge", "slide", "ball" or "free"
   int q_index = 0;        ///< first coordinate in q (equal to MuJoCo's jnt_qposadr)
   int v_index = 0;        ///< first coordinate in v (equal to MuJoCo's jnt_dofadr)
-  bool limited = false;   ///< range applies (limited="true", or autolimits with a range given)
+  bool limited = false;   ///< range applies (limited="true", or autolimits="true" and a range not "0 0")
   Scalar range_lower = Scalar(0), range_upper = Scalar(0);  ///< radians or metres (ball: upper is the cone angle)
   Scalar ref = Scalar(0);        ///< qpos0 of a hinge or slide; folded into the tree transform
   Scalar armature = Scalar(0);   ///< added to H's diagonal by MuJoCo, not by treedyn

@@ -17,7 +17,13 @@ void TreeBuilder<Scalar>::joint_info(const Element& j, JointInfo<Scalar>& info) 
   const auto value = [&](const Scalar& x) { return angular ? angle(doc.compiler, x) : x; };
   const std::vector<Scalar> range = j.numbers_or<Scalar>("range", 2, "0 0");
   const std::string limited = j.keyword_or("limited", {"true", "false", "auto"}, "auto");
-  info.limited = limited == "true" || (limited == "auto" && doc.compiler.autolimits && j.has("range"));
+  // MuJoCo 2.2.2 (docs/mjcf.md#limits): a range is "given" when it is not "0 0"; limited="auto" then means
+  // limited under autolimits="true" and is refused under autolimits="false", MuJoCo's default
+  const bool has_range = range[0] != Scalar(0) || range[1] != Scalar(0);
+  if (limited == "auto" && has_range && !doc.compiler.autolimits)
+    j.fail("joint '" + info.name + "' has a range but no limited; MuJoCo 2.2.2 refuses this too: set "
+           "<compiler autolimits=\"true\"/> or limited=\"true\" / \"false\"");
+  info.limited = limited == "true" || (limited == "auto" && has_range);
   info.range_lower = value(range[0]);
   info.range_upper = value(range[1]);
   info.ref = value(j.number_or("ref", Scalar(0)));

@@ -71,7 +71,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
   doc.directory = directory;
   if (source != "<string>") doc.include_stack.push_back(source);
   read_document(doc, text, out.report);  // L2
-  TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}};
+  TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}, bound<Scalar>(doc, "boundmass"), bound<Scalar>(doc, "boundinertia")};
   t.builder.set_gravity(gravity<Scalar>(doc));
   for (const tinyxml2::XMLElement* world : doc.worldbodies)  // L4
     for_each_child(doc, world, [&](const tinyxml2::XMLElement* c) {

@@ -106,8 +106,9 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
   if (doc.classes.count(cls) == 0) fail_at(doc.files, e, "unknown default class '" + cls + "'");
   std::vector<const tinyxml2::XMLElement*> kids;
   for_each_child(doc, e, [&](const tinyxml2::XMLElement* c) { kids.push_back(c); });
-  const Pose<Scalar> A = parent_offset * pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
-  const MassProperties<Scalar> M = body_mass(name, cls, kids);
+  const Pose<Scalar> local = pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
+  const Pose<Scalar> A = parent_offset * local;
+  const MassProperties<Scalar> M = body_mass(name, cls, kids, local);
   Pose<Scalar> O;
   const std::size_t first_joint = out.joints.size();
   int b = joints(name, cls, top_level, kids, parent, A, M, O);

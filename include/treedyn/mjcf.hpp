@@ -18,10 +18,11 @@
 //   into Scalar (docs/mjcf.md#numbers); frames, inertias and geom inertias are then computed in Scalar.
 //   Errors: std::invalid_argument starting "treedyn::mjcf: <file>" and, for an element, ":<line>: <element>
 //   'name': " and the reason: no such file, malformed XML, no <mujoco>, an unknown joint type or keyword, a
-//   malformed or non-finite number or the wrong count of them, a zero axis or quaternion, an unknown default
-//   class, a free joint not alone in a top-level body, an include that cannot be opened or that includes
-//   itself, a body whose pivot would vanish for want of mass (a massless moving leaf, or a massless body
-//   whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
+//   malformed or non-finite number or the wrong count of them, a zero axis or quaternion, a joint with a
+//   range and no limited under autolimits="false" (MuJoCo 2.2.2's default, which refuses it too;
+//   docs/mjcf.md#limits), an unknown default class, a free joint not alone in a top-level body, an include
+//   that cannot be opened or that includes itself, a body whose pivot would vanish for want of mass (a
+//   massless moving leaf, or a massless body whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
 //   unphysical inertias), and an equality naming an unknown body or joint or coupling a ball or free joint.
 //   Loaded::equalities holds the `<equality>` constraints (connect, weld, joint) as records. Cost: O(elements · log elements) after parsing; allocates (setup only).
 //
@@ -70,7 +71,7 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
   doc.directory = directory;
   if (source != "<string>") doc.include_stack.push_back(source);
   read_document(doc, text, out.report);  // L2
-  TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}};
+  TreeBuilder<Scalar> t{doc, out, {}, 1, 0, 0, {}, bound<Scalar>(doc, "boundmass"), bound<Scalar>(doc, "boundinertia")};
   t.builder.set_gravity(gravity<Scalar>(doc));
   for (const tinyxml2::XMLElement* world : doc.worldbodies)  // L4
     for_each_child(doc, world, [&](const tinyxml2::XMLElement* c) {

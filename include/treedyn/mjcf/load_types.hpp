@@ -25,7 +25,8 @@ struct Diagnostic {
   enum class Kind {
     inertia_from_geoms,  ///< a body's inertia summed from its primitive geoms
     mesh_mass_skipped,   ///< a geom whose volume needs its mesh: contributes nothing, never guessed
-    ignored,             ///< an element or attribute read and not used (equality, actuator, boundmass, …)
+    mass_bounded,        ///< a body's mass or principal moments raised to `<compiler>` boundmass / boundinertia
+    ignored,             ///< an element or attribute read and not used (actuator, sensor, settotalmass, …)
   };
   Kind kind = Kind::ignored;
   std::string element;  ///< "body 'name'", "geom 'name'", "equality", …
@@ -36,11 +37,11 @@ struct Diagnostic {
 /// to_string() from detail/load_report.hpp).
 struct LoadReport : treedyn::detail::ReportBase<LoadReport, Diagnostic> {
   /// The report for people, one line each, every line starting with the source: meshes first, then the
-  /// inertias computed from geoms, then what was ignored.
+  /// inertias computed from geoms, then the masses raised to the compiler's bounds, then what was ignored.
   [[nodiscard]] std::vector<std::string> lines() const {
     using K = Diagnostic::Kind;
     std::vector<std::string> out;
-    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::ignored})
+    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::mass_bounded, K::ignored})
       for (const Diagnostic& d : diagnostics)
         if (d.kind == kind) out.push_back(source + ": " + d.element + ": " + d.what);
     return out;
@@ -56,7 +57,7 @@ struct JointInfo {
   std::string type;       ///< "hinge", "slide", "ball" or "free"
   int q_index = 0;        ///< first coordinate in q (equal to MuJoCo's jnt_qposadr)
   int v_index = 0;        ///< first coordinate in v (equal to MuJoCo's jnt_dofadr)
-  bool limited = false;   ///< range applies (limited="true", or autolimits with a range given)
+  bool limited = false;   ///< range applies (limited="true", or autolimits="true" and a range not "0 0")
   Scalar range_lower = Scalar(0), range_upper = Scalar(0);  ///< radians or metres (ball: upper is the cone angle)
   Scalar ref = Scalar(0);        ///< qpos0 of a hinge or slide; folded into the tree transform
   Scalar armature = Scalar(0);   ///< added to H's diagonal by MuJoCo, not by treedyn

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <tinyxml2.h>
 
 #include "treedyn/mjcf/detail/document.hpp"
@@ -36,6 +37,7 @@ struct TreeBuilder {
   int next_body_id = 1;  // MuJoCo's body ids (the world is 0): names for unnamed bodies
   int nq = 0, nv = 0;
   std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
+  Scalar boundmass = Scalar(0), boundinertia = Scalar(0);             // `<compiler>`'s (bounded())
 
   /// The default attributes of element e under the inherited class (its own `class` first): those of its
   /// own element type, or of `type` when given (every equality type reads the class's `<equality>`).
@@ -79,9 +81,50 @@ struct TreeBuilder {
     return MassProperties<Scalar>{m, P.p, I};
   }
 
-  /// The body's mass properties in its MJCF frame: `<inertial>`, else (inertiafromgeom auto / true) its geoms.
+  /// The body's mass properties in its MJCF frame (`<inertial>`, else its geoms), raised to the compiler's
+  /// boundmass and boundinertia; `local` is the body's pose in its parent's frame (see bounded()).
   MassProperties<Scalar> body_mass(const std::string& name, const std::string& cls,
-                                   const std::vector<const tinyxml2::XMLElement*>& kids) {
+                                   const std::vector<const tinyxml2::XMLElement*>& kids, const Pose<Scalar>& local) {
+    bool sourced = true;
+    const MassProperties<Scalar> M = unbounded_mass(name, cls, kids, sourced);  // sets sourced
+    return bounded(name, M, sourced, local);
+  }
+
+  /// `<compiler boundmass boundinertia>` as MuJoCo 2.2.2 applies them (measured: docs/mjcf.md#mass-bounds):
+  /// every body but the world, after its inertia is found, m' = max(m, boundmass) and each principal moment
+  /// λ_k' = max(λ_k, boundinertia) about unchanged principal axes v_k, Ī_C' = Ī_C + Σ_k (λ_k' − λ_k) v_k v_kᵀ;
+  /// the centre of mass stays. A body with no `<inertial>` and no geom mass (`sourced` false) has, in MuJoCo
+  /// 2.2.2, its inertial frame at the body's own pos and quat read in the body frame: a bounded mass sits there.
+  MassProperties<Scalar> bounded(const std::string& name, MassProperties<Scalar> M, bool sourced,
+                                 const Pose<Scalar>& local) {
+    const Scalar &m_min = boundmass, &I_min = boundinertia;
+    bool changed = false;
+    if (M.m < m_min) {
+      M.m = m_min;
+      if (!sourced) M.c = local.p;
+      changed = true;
+    }
+    if (I_min > Scalar(0)) {
+      const Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>> eigen(M.I_c);
+      for (int k = 0; k < 3; ++k) {
+        const Scalar lambda = eigen.eigenvalues()(k);
+        if (!(lambda < I_min)) continue;
+        const Vector3<Scalar> v = eigen.eigenvectors().col(k);
+        M.I_c += (I_min - lambda) * v * v.transpose();
+        changed = true;
+      }
+    }
+    if (changed)
+      out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::mass_bounded, "body '" + name + "'",
+                                                  "mass or principal moments raised to <compiler> boundmass / "
+                                                  "boundinertia"});
+    return M;
+  }
+
+  /// The body's mass properties in its MJCF frame: `<inertial>`, else (inertiafromgeom auto / true) its geoms;
+  /// `sourced` false when neither gives any.
+  MassProperties<Scalar> unbounded_mass(const std::string& name, const std::string& cls,
+                                        const std::vector<const tinyxml2::XMLElement*>& kids, bool& sourced) {
     const tinyxml2::XMLElement* inertial_element = nullptr;
     std::vector<MassProperties<Scalar>> parts;
     bool mesh = false;
@@ -95,6 +138,7 @@ struct TreeBuilder {
     }
     const std::string& mode = doc.compiler.inertiafromgeom;
     if (inertial_element != nullptr && mode != "true") return inertial(Element{inertial_element, nullptr, &doc.files});
+    sourced = !parts.empty() && mode != "false";
     if (mode == "false") return MassProperties<Scalar>{};
     const std::string who = "body '" + name + "'";
     if (mesh)

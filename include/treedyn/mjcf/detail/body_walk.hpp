@@ -17,7 +17,13 @@ void TreeBuilder<Scalar>::joint_info(const Element& j, JointInfo<Scalar>& info) 
   const auto value = [&](const Scalar& x) { return angular ? angle(doc.compiler, x) : x; };
   const std::vector<Scalar> range = j.numbers_or<Scalar>("range", 2, "0 0");
   const std::string limited = j.keyword_or("limited", {"true", "false", "auto"}, "auto");
-  info.limited = limited == "true" || (limited == "auto" && doc.compiler.autolimits && j.has("range"));
+  // MuJoCo 2.2.2 (docs/mjcf.md#limits): a range is "given" when it is not "0 0"; limited="auto" then means
+  // limited under autolimits="true" and is refused under autolimits="false", MuJoCo's default
+  const bool has_range = range[0] != Scalar(0) || range[1] != Scalar(0);
+  if (limited == "auto" && has_range && !doc.compiler.autolimits)
+    j.fail("joint '" + info.name + "' has a range but no limited; MuJoCo 2.2.2 refuses this too: set "
+           "<compiler autolimits=\"true\"/> or limited=\"true\" / \"false\"");
+  info.limited = limited == "true" || (limited == "auto" && has_range);
   info.range_lower = value(range[0]);
   info.range_upper = value(range[1]);
   info.ref = value(j.number_or("ref", Scalar(0)));
@@ -100,8 +106,9 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
   if (doc.classes.count(cls) == 0) fail_at(doc.files, e, "unknown default class '" + cls + "'");
   std::vector<const tinyxml2::XMLElement*> kids;
   for_each_child(doc, e, [&](const tinyxml2::XMLElement* c) { kids.push_back(c); });
-  const Pose<Scalar> A = parent_offset * pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
-  const MassProperties<Scalar> M = body_mass(name, cls, kids);
+  const Pose<Scalar> local = pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
+  const Pose<Scalar> A = parent_offset * local;
+  const MassProperties<Scalar> M = body_mass(name, cls, kids, local);
   Pose<Scalar> O;
   const std::size_t first_joint = out.joints.size();
   int b = joints(name, cls, top_level, kids, parent, A, M, O);

@@ -30,6 +30,8 @@ struct Document {
   std::string directory;                       // where include paths start ("" for a string: the working directory)
   Compiler compiler;
   const tinyxml2::XMLElement* gravity = nullptr;  // the last `<option>` with a gravity (parsed in Scalar by gravity())
+  const tinyxml2::XMLElement* boundmass = nullptr;     // the last `<compiler>` with a boundmass (parsed in Scalar by
+  const tinyxml2::XMLElement* boundinertia = nullptr;  // bound()), and with a boundinertia
   std::map<std::string, DefaultClass> classes;  // "main" and every named class
   std::vector<const tinyxml2::XMLElement*> worldbodies;
   std::vector<const tinyxml2::XMLElement*> equalities;  // the `<equality>` elements (detail/equality.hpp)
@@ -104,8 +106,8 @@ inline void read_default(Document& doc, const tinyxml2::XMLElement* e, const Def
   for (const tinyxml2::XMLElement* n : nested) read_default(doc, n, table);
 }
 
-/// `<compiler>`: angle, eulerseq, autolimits, inertiafromgeom read; coordinate="global" refused; the
-/// attributes that change masses (boundmass, boundinertia, settotalmass, balanceinertia) reported ignored.
+/// `<compiler>`: angle, eulerseq, autolimits, inertiafromgeom, boundmass, boundinertia read; coordinate="global"
+/// refused; the other attributes that change masses (settotalmass, balanceinertia) reported ignored.
 inline void read_compiler(Document& doc, const tinyxml2::XMLElement* x, LoadReport& report) {
   const Element e{x, nullptr, &doc.files};
   Compiler& c = doc.compiler;
@@ -114,7 +116,9 @@ inline void read_compiler(Document& doc, const tinyxml2::XMLElement* x, LoadRepo
   c.autolimits = e.keyword_or("autolimits", {"true", "false"}, c.autolimits ? "true" : "false") == "true";
   c.inertiafromgeom = e.keyword_or("inertiafromgeom", {"auto", "true", "false"}, c.inertiafromgeom);
   if (e.text_or("coordinate", "local") != "local") e.fail("coordinate=\"global\" is not read (local only)");
-  for (const char* name : {"boundmass", "boundinertia", "settotalmass", "balanceinertia"})
+  if (e.has("boundmass")) doc.boundmass = x;
+  if (e.has("boundinertia")) doc.boundinertia = x;
+  for (const char* name : {"settotalmass", "balanceinertia"})
     if (e.has(name))
       report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, "compiler",
                                               std::string(name) + " is not applied yet: masses are as in the file"});
@@ -144,6 +148,15 @@ inline void read_document(Document& doc, const std::string& text, LoadReport& re
     }
     read_default(doc, d, d->Attribute("class") ? doc.classes.at("main") : DefaultClass{});
   }
+}
+
+/// `<compiler boundmass>` or `boundinertia` (`name`) in Scalar, 0 when no `<compiler>` gives it (a negative
+/// one bounds nothing, as in MuJoCo 2.2.2, which accepts it).
+template <class Scalar>
+Scalar bound(const Document& doc, const char* name) {
+  const tinyxml2::XMLElement* x = std::string(name) == "boundmass" ? doc.boundmass : doc.boundinertia;
+  if (x == nullptr) return Scalar(0);
+  return Element{x, nullptr, &doc.files}.numbers<Scalar>(name, 1, 1)[0];
 }
 
 /// `<option gravity>` in Scalar, MuJoCo's (0, 0, −9.81) when no `<option>` gives it.

@@ -28,7 +28,7 @@ struct Compiler {
   bool degrees = true;           ///< angle="degree" (MuJoCo's default) or "radian"
   std::string eulerseq = "xyz";
   std::string inertiafromgeom = "auto";  ///< auto, true, false
-  bool autolimits = true;
+  bool autolimits = false;       ///< MuJoCo 2.2.2's default (measured: docs/mjcf.md#limits)
   std::string directory;         ///< where `<include file>` paths start
 };
 

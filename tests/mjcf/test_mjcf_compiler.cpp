@@ -1,0 +1,175 @@
+// treedyn::mjcf::load's `<compiler>` attributes that MuJoCo's own behaviour defines, checked against MuJoCo
+// 2.2.2 itself (Debian libmujoco-dev) rather than against a reading of its documentation:
+//  - autolimits and limited (docs/mjcf.md#limits): for each combination of autolimits (absent, false,
+//    true), limited (absent, true, false), a range given on the joint, in a default class, or "0 0", and the
+//    joint type, treedyn refuses exactly the models MuJoCo refuses, naming the same joint, and otherwise
+//    marks exactly MuJoCo's jnt_limited joints limited, with MuJoCo's jnt_range.
+//  - boundmass and boundinertia (docs/mjcf.md#mass-bounds): the bodies of fixtures/bounds.xml against
+//    their masses, centres of mass and inertias worked by hand; its H, bias and qacc against MuJoCo's are
+//    in test_mjcf.cpp with the other fixtures.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "mjcf/mjcf_test_support.hpp"
+#include "treedyn/mjcf.hpp"
+
+#if TREEDYN_WITH_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+namespace {
+
+using treedyn::mjcf::Loaded;
+using treedyn::test::mjcf_error_of;
+
+/// A one-joint model: `compiler` and `defaults` inside `<mujoco>`, the joint's attributes `joint`.
+std::string limits_model(const std::string& compiler, const std::string& defaults, const std::string& joint) {
+  return "<mujoco>\n" + compiler + defaults + "\n<worldbody>\n<body name=\"b\">\n<joint name=\"j\" " + joint +
+         "/>\n<geom size=\"0.1\"/>\n</body>\n</worldbody>\n</mujoco>\n";
+}
+
+struct LimitsCase {
+  std::string compiler, defaults, joint;
+  bool refused;   ///< MuJoCo 2.2.2 refuses it (measured; the MuJoCo check below keeps this honest)
+  bool limited;   ///< otherwise: jnt_limited
+};
+
+const std::vector<LimitsCase>& limits_cases() {
+  const std::string none, off = "<compiler autolimits=\"false\"/>", on = "<compiler autolimits=\"true\"/>";
+  const std::string range_default = "<default><joint range=\"-1 1\"/></default>";
+  static const std::vector<LimitsCase> cases = {
+      {none, none, "range=\"-1 1\"", true, false},  // MuJoCo 2.2.2's default is autolimits="false"
+      {off, none, "range=\"-1 1\"", true, false},
+      {off, none, "limited=\"auto\" range=\"-1 1\"", true, false},
+      {off, range_default, "", true, false},
+      {off, none, "type=\"slide\" range=\"-0.1 0.2\"", true, false},
+      {off, none, "range=\"0 0\"", false, false},  // "0 0" is no range
+      {none, none, "", false, false},
+      {off, none, "limited=\"true\" range=\"-1 1\"", false, true},
+      {off, none, "limited=\"false\" range=\"-1 1\"", false, false},
+      {on, none, "range=\"-1 1\"", false, true},
+      {on, range_default, "", false, true},
+      {on, none, "range=\"0 0\"", false, false},
+      {on, none, "limited=\"false\" range=\"-1 1\"", false, false},
+      {on, none, "type=\"ball\" range=\"0 40\"", false, true},
+      {on, none, "type=\"slide\" range=\"-0.1 0.2\"", false, true},
+      {on, none, "range=\"1 -1\"", true, false},  // limited with lower above upper
+      {on, none, "limited=\"false\" range=\"1 -1\"", false, false},
+  };
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("mjcf: limited follows autolimits as in MuJoCo 2.2.2 (default false; a range alone is refused)",
+          "[mjcf][limits]") {
+  for (const LimitsCase& c : limits_cases()) {
+    const std::string xml = limits_model(c.compiler, c.defaults, c.joint);
+    INFO(xml);
+    const std::string e = mjcf_error_of(xml);
+    CHECK(e.empty() == !c.refused);
+    if (c.refused) {
+      CHECK(e.find("<string>:5: <joint> 'j'") != std::string::npos);
+      continue;
+    }
+    const Loaded<double> l = treedyn::mjcf::load<double>(xml);
+    REQUIRE(l.joints.size() == 1);
+    CHECK(l.joints[0].limited == c.limited);
+  }
+  // the message says what to do
+  CHECK(mjcf_error_of(limits_model("", "", "range=\"-1 1\"")).find("has a range but no limited") != std::string::npos);
+}
+
+#if TREEDYN_WITH_MUJOCO
+TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every autolimits case", "[mjcf][limits][mujoco]") {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "treedyn_test_mjcf_limits.xml";
+  int compared = 0;
+  for (const LimitsCase& c : limits_cases()) {
+    const std::string xml = limits_model(c.compiler, c.defaults, c.joint);
+    INFO(xml);
+    {
+      std::ofstream out(file);
+      out << xml;
+    }
+    char error[1000] = "";
+    mjModel* m = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+    const std::string e = mjcf_error_of(xml);
+    INFO("MuJoCo: " << error << "\ntreedyn: " << e);
+    CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
+    CHECK((m == nullptr) == !e.empty());
+    if (m == nullptr) {
+      CHECK(std::string(error).find("Object name = j,") != std::string::npos);  // both name the joint
+      continue;
+    }
+    const Loaded<double> l = treedyn::mjcf::load<double>(xml);
+    REQUIRE(m->njnt == 1);
+    CHECK(l.joints[0].limited == (m->jnt_limited[0] != 0));
+    if (l.joints[0].limited) {
+      CHECK(l.joints[0].range_lower == m->jnt_range[0]);
+      CHECK(l.joints[0].range_upper == m->jnt_range[1]);
+    }
+    mj_deleteModel(m);
+    ++compared;
+  }
+  std::filesystem::remove(file);
+  std::printf("mjcf autolimits: %zu cases, refusals and jnt_limited equal MuJoCo 2.2.2's (%d loaded by both)\n",
+              limits_cases().size(), compared);
+}
+#endif
+
+namespace {
+
+/// Body `name`'s inertia about its centre of mass, and the centre of mass, in treedyn body `name`'s frame.
+Eigen::Matrix3d inertia_about_com(const treedyn::RigidInertia<double>& I, Eigen::Vector3d& c) {
+  c = I.h / I.m;
+  return I.I.matrix() - I.m * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
+}
+
+}  // namespace
+
+TEST_CASE("mjcf: boundmass and boundinertia raise masses and principal moments as MuJoCo 2.2.2 does",
+          "[mjcf][bounds]") {
+  const Loaded<double> l = treedyn::mjcf::load<double>(treedyn::test::mjcf_fixture("bounds.xml"));
+  const treedyn::Model<double>& model = l.model;
+  const double eps = std::numeric_limits<double>::epsilon();
+  Eigen::Vector3d c;
+  // torso: diaginertia (0.001, 0.03, 0.0295) about rotated axes; the smallest raised to 0.002, axes kept
+  const Eigen::Quaterniond q(0.9, 0.1, 0.3, 0.2);
+  const Eigen::Matrix3d R = q.normalized().toRotationMatrix();
+  const Eigen::Matrix3d torso = R * Eigen::Vector3d(0.002, 0.03, 0.0295).asDiagonal() * R.transpose();
+  const treedyn::RigidInertia<double>& I_torso = model.inertia(model.body_index("torso"));
+  CHECK(I_torso.m == 3.0);
+  CHECK((inertia_about_com(I_torso, c) - torso).cwiseAbs().maxCoeff() <= 16 * eps * 0.03);
+  CHECK((c - Eigen::Vector3d(0.02, -0.01, 0.03)).cwiseAbs().maxCoeff() <= 16 * eps);
+  // light: mass 0.001 and moments ~1e-6, both raised
+  const treedyn::RigidInertia<double>& I_light = model.inertia(model.body_index("light"));
+  CHECK(I_light.m == 0.05);
+  CHECK((inertia_about_com(I_light, c) - 0.002 * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 16 * eps * 0.002);
+  // empty: no inertia at all; the bounded mass at its own pos (0.12, -0.03, 0.07) read in its frame (MuJoCo
+  // 2.2.2), which is the treedyn body's frame (its hinge has no pos)
+  const treedyn::RigidInertia<double>& I_empty = model.inertia(model.body_index("empty"));
+  CHECK(I_empty.m == 0.05);
+  (void)inertia_about_com(I_empty, c);
+  CHECK((c - Eigen::Vector3d(0.12, -0.03, 0.07)).cwiseAbs().maxCoeff() <= 16 * eps);
+  // heavy: above both bounds, unchanged: a cylinder of radius 0.1, half-length 0.2, density 1000
+  const double pi = 3.14159265358979323846;
+  CHECK(model.inertia(model.body_index("heavy")).m == Approx(1000 * pi * 0.01 * 0.4).epsilon(1e-15));
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::mass_bounded) == 6);  // all but heavy
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::ignored) == 0);
+  // a negative bound changes nothing (MuJoCo 2.2.2 accepts it too); a malformed one is refused
+  const Loaded<double> negative = treedyn::mjcf::load<double>(
+      "<mujoco><compiler boundmass=\"-1\" boundinertia=\"-1\"/><worldbody><body name=\"b\"><joint/>"
+      "<geom size=\"0.1\"/></body></worldbody></mujoco>");
+  CHECK(negative.model.inertia(0).m == Approx(1000 * 4.0 / 3.0 * pi * 1e-3).epsilon(1e-15));
+  CHECK(negative.report.count(treedyn::mjcf::Diagnostic::Kind::mass_bounded) == 0);
+  CHECK(mjcf_error_of("<mujoco>\n<compiler boundinertia=\"1e-3x\"/>\n</mujoco>")
+            .find("<string>:2: <compiler>: attribute boundinertia=\"1e-3x\": malformed") != std::string::npos);
+}

@@ -1,5 +1,6 @@
 // treedyn Python module: MJCF loading (treedyn.load_mjcf), when the mjcf component (tinyxml2) is built.
 #include <string>
+#include <vector>
 
 #include "common.hpp"
 #ifdef TREEDYN_PYTHON_MJCF
@@ -8,12 +9,64 @@
 
 namespace treedyn::python {
 
+#ifdef TREEDYN_PYTHON_MJCF
+namespace {
+
+/// A float64 NumPy array of the given shape holding n = product(shape) values read row by row by at(k).
+template <class At>
+py::array_t<double> numbers(std::vector<py::ssize_t> shape, At at) {
+  py::array_t<double> out(shape);
+  double* d = out.mutable_data();
+  for (py::ssize_t k = 0; k < out.size(); ++k) d[k] = at(k);
+  return out;
+}
+
+/// A constraint body as a frame of the model: its MJCF name, the treedyn body it is fixed on (−1: the world)
+/// and its placement ^frame X_body as (rotation, translation), as ModelBuilder.set_frame_placement takes it.
+py::dict frame_dict(const Frame<double>& f) {
+  py::dict d;
+  d["name"] = f.name;
+  d["body"] = f.body;
+  d["rotation"] = numbers({3, 3}, [&](py::ssize_t k) { return f.placement.E(k / 3, k % 3); });
+  d["translation"] = numbers({3}, [&](py::ssize_t k) { return f.placement.r(k); });
+  return d;
+}
+
+/// One mjcf::Equality as a dict with the fields its type uses (docs/mjcf.md#equality-constraints).
+py::dict equality_dict(const mjcf::Equality<double>& e) {
+  py::dict d;
+  d["type"] = e.type;
+  d["name"] = e.name;
+  d["active"] = e.active;
+  d["solref"] = py::make_tuple(e.solref[0], e.solref[1]);
+  d["solimp"] = py::make_tuple(e.solimp[0], e.solimp[1], e.solimp[2], e.solimp[3], e.solimp[4]);
+  if (e.type == "joint") {
+    d["joint1"] = e.joint1;
+    d["joint2"] = e.joint2;
+    d["polycoef"] = py::make_tuple(e.polycoef[0], e.polycoef[1], e.polycoef[2], e.polycoef[3], e.polycoef[4]);
+    return d;
+  }
+  d["body1"] = frame_dict(e.body1);
+  d["body2"] = frame_dict(e.body2);
+  d["anchor"] = numbers({3}, [&](py::ssize_t k) { return e.anchor(k); });
+  if (e.type == "weld") {
+    d["relpose_given"] = e.relpose_given;
+    d["relpose_position"] = numbers({3}, [&](py::ssize_t k) { return e.relpose_position(k); });
+    d["relpose_quaternion"] = numbers({4}, [&](py::ssize_t k) { return e.relpose_quaternion(k); });
+    d["torquescale"] = e.torquescale;
+  }
+  return d;
+}
+
+}  // namespace
+#endif
+
 void bind_mjcf(py::module_& m) {
 #ifdef TREEDYN_PYTHON_MJCF
   m.attr("has_mjcf") = true;
   m.def(
       "load_mjcf",
-      [](const py::object& path_or_xml, const py::object& dtype) -> py::tuple {
+      [](const py::object& path_or_xml, const py::object& dtype, bool equalities) -> py::tuple {
         std::string source;
         bool is_path = !py::isinstance<py::str>(path_or_xml);
         if (is_path) source = py::module_::import("os").attr("fsdecode")(path_or_xml).cast<std::string>();
@@ -36,17 +89,26 @@ void bind_mjcf(py::module_& m) {
           d["damping"] = j.damping;
           joints.append(d);
         }
-        return py::make_tuple(wrap_model(loaded.model, dtype), report, joints);
+        if (!equalities) return py::make_tuple(wrap_model(loaded.model, dtype), report, joints);
+        py::list records;
+        for (const mjcf::Equality<double>& e : loaded.equalities) records.append(equality_dict(e));
+        return py::make_tuple(wrap_model(loaded.model, dtype), report, joints, records);
       },
-      py::arg("path_or_xml"), py::kw_only(), py::arg("dtype") = py::dtype::of<double>(),
-      "load_mjcf(path_or_xml, *, dtype=numpy.float64) -> (model, report, joints)\n\n"
+      py::arg("path_or_xml"), py::kw_only(), py::arg("dtype") = py::dtype::of<double>(), py::arg("equalities") = false,
+      "load_mjcf(path_or_xml, *, dtype=numpy.float64, equalities=False) -> (model, report, joints), or\n"
+      "(model, report, joints, equalities)\n\n"
       "A model from a MuJoCo MJCF file (a str path or an os.PathLike such as pathlib.Path), or from MJCF text\n"
       "(a str whose first non-blank character is '<'). q and v are MuJoCo's qpos and qvel in its joint order,\n"
       "with quaternions stored (x, y, z, w) and a free joint's velocity [w_body; v_body] (docs/mjcf.md).\n"
       "report: list of str (inertias from geoms, mesh masses skipped, elements ignored). joints: one dict per\n"
       "MJCF joint in MuJoCo's order (name, body, type, q_index, v_index, limited, range, ref, armature,\n"
-      "damping). A refused file raises ValueError naming the file, the line and the element. For float32 the\n"
-      "float64 model is loaded, then cast once.");
+      "damping). equalities=True adds the <equality> constraints in the file's order, one dict each: 'type'\n"
+      "('connect', 'weld' or 'joint'), 'name', 'active', 'solref', 'solimp'; connect and weld: 'body1', 'body2'\n"
+      "(dicts: 'name', 'body' (the model body it is fixed on, -1 for the world), 'rotation', 'translation' of\n"
+      "^frame X_body) and 'anchor'; weld: 'relpose_given', 'relpose_position', 'relpose_quaternion' (x, y, z, w),\n"
+      "'torquescale'; joint: 'joint1', 'joint2' (indices into joints, -1 when omitted) and 'polycoef'. The tree\n"
+      "model does not enforce them. A refused file raises ValueError naming the file, the line and the element.\n"
+      "For float32 the float64 model is loaded, then cast once.");
 #else
   m.attr("has_mjcf") = false;
 #endif

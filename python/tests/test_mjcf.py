@@ -39,3 +39,38 @@ def test_arm7_from_mjcf_has_the_builtin_h(dtype):
 def test_refused_file_names_line_and_element():
     with pytest.raises(ValueError, match=r"<string>:1: <joint> 'j'.*screw"):
         treedyn.load_mjcf('<mujoco><worldbody><body name="b"><joint name="j" type="screw"/></body></worldbody></mujoco>')
+
+
+def test_equalities_are_returned_on_request_with_the_fixture_numbers():
+    """equality.xml's six records (the numbers written in the fixture, MuJoCo's defaults where it gives none),
+    the constraint bodies as model frames; without equalities=True the result stays (model, report, joints)."""
+    assert len(treedyn.load_mjcf(FIXTURES / "equality.xml")) == 3
+    model, _, joints, eqs = treedyn.load_mjcf(FIXTURES / "equality.xml", equalities=True)
+    assert [e["type"] for e in eqs] == ["connect", "connect", "weld", "weld", "joint", "joint"]
+    c1, c2, w1, w2, j1, j2 = eqs
+    assert c1["name"] == "c1" and c1["active"]
+    assert c1["solref"] == (0.05, 0.8) and c1["solimp"] == (0.9, 0.95, 0.001, 0.5, 2.0)
+    assert c1["body1"]["name"] == "arm2" and c1["body1"]["body"] == model.body_index("arm2")
+    assert c1["body2"]["body"] == model.body_index("arm3")
+    np.testing.assert_array_equal(c1["anchor"], [0.01, 0.02, 0.03])
+    assert c2["name"] == "" and not c2["active"] and c2["solref"] == (-1000.0, -10.0)
+    assert c2["body2"]["name"] == "world" and c2["body2"]["body"] == -1
+    # "tip" is jointless: merged into arm3, its placement that of the model's frame "tip" on arm3
+    assert w1["body1"]["name"] == "tip" and w1["body1"]["body"] == model.body_index("arm3")
+    q = np.zeros(model.nq)
+    q[6] = 1.0  # the free joint's quaternion (x, y, z, w)
+    R_tip, p_tip = treedyn.frame_placement(model, q, "tip")
+    R_arm3, p_arm3 = treedyn.frame_placement(model, q, "arm3")
+    R_rel, p_rel = R_arm3.T @ R_tip, R_arm3.T @ (p_tip - p_arm3)  # tip's pose in arm3's coordinates
+    np.testing.assert_allclose(w1["body1"]["rotation"], R_rel.T, rtol=0, atol=1e-15)  # ^tip R_arm3
+    np.testing.assert_allclose(w1["body1"]["translation"], p_rel, rtol=0, atol=1e-15)
+    assert np.abs(p_rel).max() > 0.1  # a real offset (0.3 m out)
+    assert w1["relpose_given"] and w1["torquescale"] == 2.5
+    np.testing.assert_array_equal(w1["relpose_position"], [0.1, 0.2, 0.3])
+    xyzw = np.array([0.2, 0.3, 0.4, 1.0]) / np.linalg.norm([0.2, 0.3, 0.4, 1.0])
+    np.testing.assert_allclose(w1["relpose_quaternion"], xyzw, rtol=0, atol=1e-15)
+    assert not w2["relpose_given"] and w2["solimp"] == (0.7, 0.8, 0.01, 0.6, 4.0)
+    assert joints[j1["joint1"]]["name"] == "a2" and joints[j1["joint2"]]["name"] == "a1"
+    assert j1["polycoef"] == (0.01, 0.5, 0.2, 0.0, 0.0)
+    assert joints[j2["joint1"]]["name"] == "a3" and j2["joint2"] == -1 and not j2["active"]
+    assert "body1" not in j1 and "joint1" not in c1

@@ -57,8 +57,7 @@ def test_equalities_are_returned_on_request_with_the_fixture_numbers():
     assert c2["body2"]["name"] == "world" and c2["body2"]["body"] == -1
     # "tip" is jointless: merged into arm3, its placement that of the model's frame "tip" on arm3
     assert w1["body1"]["name"] == "tip" and w1["body1"]["body"] == model.body_index("arm3")
-    q = np.zeros(model.nq)
-    q[6] = 1.0  # the free joint's quaternion (x, y, z, w)
+    q = treedyn.random_configuration(model, 3)  # any q: tip is fixed on arm3
     R_tip, p_tip = treedyn.frame_placement(model, q, "tip")
     R_arm3, p_arm3 = treedyn.frame_placement(model, q, "arm3")
     R_rel, p_rel = R_arm3.T @ R_tip, R_arm3.T @ (p_tip - p_arm3)  # tip's pose in arm3's coordinates

@@ -9,6 +9,8 @@
 //   - the frame's spatial acceleration from the RNEA's body acceleration with gravity taken out
 //     (data.a_b − ^bX_0 [0; −g]), moved to the frame and to each axes by dense 6×6 transforms;
 //   - the frame's velocity from the RNEA's body velocity the same way.
+// J̇ is also checked against forward-mode Eigen::AutoDiffScalar pushed through integrate, forward_kinematics and
+// frame_jacobian in double (one direction: d/dt J(q ⊕ t q̇) at t = 0), an exact derivative of the same code path.
 // Identities checked on the references themselves (so the stated semantics hold, not only agreement):
 // J q̈ + J̇ q̇ = spatial acceleration in local and world axes and classical in world-aligned axes; J q̇ = velocity.
 #include <catch2/catch.hpp>
@@ -31,6 +33,8 @@
 #include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
 #include "treedyn/algorithms/frame_motion.hpp"
 #include "treedyn/model/configuration.hpp"
+
+#include <unsupported/Eigen/AutoDiff>
 
 using namespace treedyn;
 using namespace treedyn::test;
@@ -276,4 +280,41 @@ TEST_CASE("frame motion: a non-finite q̇ or a zero quaternion gives NaN and a s
   const Status sq = body_motion(model, data, q, s.qd);
   CHECK(!sq.ok());
   CHECK(frame_velocity(model, data, 0, Transform<double>::identity()).hasNaN());
+}
+
+TEST_CASE("frame motion: J̇ against forward-mode autodiff of J along q ⊕ t q̇", "[frame_motion][autodiff]") {
+  using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+  using VecAD = Eigen::Matrix<AD, Eigen::Dynamic, 1>;
+  double worst = 0;
+  for_each_robot_state<double>(robot_cases_and_seed004(16), 9100, [&](const RobotCase<double>& c, const State<double>& s) {
+    const Model<double>& m = c.model;
+    const int b = m.nbodies() - 1;
+    const Transform<double> P = xlt(Vector3<double>(0.1, -0.2, 0.3));
+    Data<double> data(m);
+    REQUIRE(body_motion(m, data, s.q, s.qd).ok());
+    FrameJacobianTimeVariation<double> ws(m);
+    const Model<AD> m_ad = m.cast<AD>();
+    Data<AD> d_ad(m_ad);
+    VecAD q0(m.nq()), qd(m.nv()), q(m.nq());
+    for (int k = 0; k < m.nq(); ++k) q0(k) = AD(s.q(k));
+    for (int k = 0; k < m.nv(); ++k) qd(k) = AD(s.qd(k));
+    const AD t(0.0, Eigen::Matrix<double, 1, 1>::Ones());  // the one direction: d/dt at t = 0
+    integrate(m_ad, q0, qd, t, q);
+    forward_kinematics(m_ad, d_ad, q);
+    const Transform<AD> P_ad = P.cast<AD>();
+    for (const ReferenceFrame ax : kAxes) {
+      INFO(axes_name(ax));
+      frame_jacobian_time_variation(m, data, ws, b, P, ax);
+      const Eigen::Matrix<AD, 6, Eigen::Dynamic> J_ad = frame_jacobian(m_ad, d_ad, b, P_ad, ax);
+      Eigen::Matrix<double, 6, Eigen::Dynamic> dJ(6, m.nv());
+      for (int r = 0; r < 6; ++r)
+        for (int k = 0; k < m.nv(); ++k) dJ(r, k) = J_ad(r, k).derivatives().size() ? J_ad(r, k).derivatives()(0) : 0.0;
+      const double scale = 1 + dJ.cwiseAbs().maxCoeff();
+      const double e = (ws.dJ - dJ).cwiseAbs().maxCoeff() / scale;
+      INFO("error " << e << " of the scale " << scale);
+      CHECK(e <= tolerance<double>(64, m.nbodies(), 1.0));
+      worst = std::max(worst, e);
+    }
+  });
+  std::printf("J̇ vs forward-mode autodiff, double: worst error %.3g of 1 + max|J̇|\n", worst);
 }

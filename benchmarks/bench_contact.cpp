@@ -1,7 +1,9 @@
 // The contact layer's kernels. Lemke/size-k/scalar: Lemke's method on a dense monotone LCP of k unknowns
 // (M = AᵀA + I/10 with A uniform in [−1, 1), q uniform in [−1, 1), one fixed draw per size), the workspace
 // sized once; the counter `pivots` is the number of pivots the problem takes.
-// ContactStep/<scene>/<cone>/<scalar>, cone pyramid or exact (docs/contact.md#exact-friction-cone): one
+// ContactStep/<scene>/<cone>/<scalar>, cone pyramid, exact (warm-started, the default: from the same state every
+// iteration, so from the step's own answer, as in a resting scene) or exact-cold (warm_start off; before the warm
+// start, docs/contact.md#warm-start) (docs/contact.md#exact-friction-cone): one
 // contact_step (ABA, OSCM of the contacts, the time-step problem, the impulse ABA, integrate) from the same
 // state every iteration, μ = 0.5, n_f = 4, Δt = 1 ms: box-on-plane, a cube (free joint, half side 0.1 m, 1 kg)
 // resting on its 4 corners on the plane z = 0 (pyramid LCP of size 24); stack3, three such cubes stacked (12
@@ -90,12 +92,15 @@ void register_scene(const std::string& scene, const std::string& scalar, const t
                     const Eigen::Matrix<S, Eigen::Dynamic, 1>& v) {
   using namespace treedyn;
   using VectorX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
-  for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact}) {
-    const std::string name = "ContactStep/" + scene + "/" + cone_name(cone) + "/" + scalar;
-    benchmark::RegisterBenchmark(name.c_str(), [model, contacts, q, v, cone](benchmark::State& st) {
+  for (const int variant : {0, 1, 2}) {  // the pyramid, the exact cone warm-started (the default), cold
+    const FrictionCone cone = variant == 0 ? FrictionCone::pyramid : FrictionCone::exact;
+    const std::string name =
+        "ContactStep/" + scene + "/" + cone_name(cone) + (variant == 2 ? "-cold" : "") + "/" + scalar;
+    benchmark::RegisterBenchmark(name.c_str(), [model, contacts, q, v, cone, variant](benchmark::State& st) {
       Data<S> data(model);
       ContactStepWorkspace<S, Dynamic> ws(model, static_cast<int>(contacts.size()));
       ws.friction_cone = cone;
+      ws.warm_start = variant != 2;  // warm: every step after the first starts from the last (same state: steady)
       const VectorX tau = VectorX::Zero(model.nv());
       for (auto _ : st) {
         benchmark::DoNotOptimize(contact_step(model, data, ws, q, v, tau, contacts, S(1e-3)).code);
@@ -114,8 +119,10 @@ void register_scenes(const std::string& scalar) {
   using namespace treedyn;
   using VectorX = Eigen::Matrix<S, Eigen::Dynamic, 1>;
   const S a = S(0.1);
-  const auto contact = [](int body_a, int body_b, const Vector3<S>& on_a, const Vector3<S>& on_b) {
+  std::int64_t next_id = 0;
+  const auto contact = [&next_id](int body_a, int body_b, const Vector3<S>& on_a, const Vector3<S>& on_b) {
     Contact<S> c;
+    c.id = next_id++;  // an identity kept across steps: the exact cone's warm start
     c.body_a = body_a;
     c.body_b = body_b;
     c.point_a = on_a;

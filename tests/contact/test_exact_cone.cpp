@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <vector>
@@ -77,6 +78,39 @@ Contact<T> corner(const VectorX<T>& q, const Vector3<T>& p, T mu, const Vector3<
   c.mu = mu;
   c.tangent = tangent;
   return c;
+}
+
+/// A stack of three free cubes (half side a, mass m) under gravity −g z, for the stack cases.
+template <class T>
+Model<T> stack_model(T a, T m, T g) {
+  ModelBuilder<T> b;
+  for (int k = 0; k < 3; ++k)
+    b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(),
+               RigidInertia<T>::from_mass_com_inertia(m, Vector3<T>::Zero(), Matrix3<T>::Identity() * (T(2) / T(3) * m * a * a)));
+  return b.build().with_gravity(Vector3<T>(T(0), T(0), -g));
+}
+
+/// The stack's 12 corner contacts at q (each cube's bottom corners on the floor or the cube below), ids 0 … 11.
+template <class T>
+void stack_contacts(const VectorX<T>& q, T a, T mu, std::vector<Contact<T>>& contacts) {
+  contacts.clear();
+  for (int k = 0; k < 3; ++k)
+    for (const T x : {-a, a})
+      for (const T y : {-a, a}) {
+        Contact<T> c;
+        c.id = static_cast<std::int64_t>(contacts.size());
+        c.body_a = k;
+        c.point_a = Vector3<T>(x, y, -a);
+        c.body_b = k == 0 ? world : k - 1;
+        const Vector3<T> world_point = q.template segment<3>(7 * k) +
+            detail::quaternion_rotation(Eigen::Matrix<T, 4, 1>(q.template segment<4>(7 * k + 3))) * c.point_a;
+        const T below = k == 0 ? T(0) : q(7 * (k - 1) + 2) + a;
+        c.point_b = k == 0 ? Vector3<T>(world_point.x(), world_point.y(), T(0)) : Vector3<T>(x, y, a);
+        c.normal = Vector3<T>::UnitZ();
+        c.distance = world_point.z() - below;
+        c.mu = mu;
+        contacts.push_back(c);
+      }
 }
 
 }  // namespace
@@ -256,11 +290,7 @@ TEMPLATE_TEST_CASE("exact cone: a stack of three cubes rests with exact normal i
                    "[contact][exact_cone]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T a = T(0.1), m = T(1), g = T(9.81), dt = T(1e-3), mu = T(0.6);
-  ModelBuilder<T> b;
-  for (int k = 0; k < 3; ++k)
-    b.add_body(no_parent, Joint<T>::free_flyer(), Transform<T>::identity(),
-               RigidInertia<T>::from_mass_com_inertia(m, Vector3<T>::Zero(), Matrix3<T>::Identity() * (T(2) / T(3) * m * a * a)));
-  const Model<T> model = b.build().with_gravity(Vector3<T>(T(0), T(0), -g));
+  const Model<T> model = stack_model<T>(a, m, g);
   Data<T> data(model);
   ContactStepWorkspace<T, Dynamic> ws(model, 12);
   ws.friction_cone = FrictionCone::exact;
@@ -272,24 +302,9 @@ TEMPLATE_TEST_CASE("exact cone: a stack of three cubes rests with exact normal i
   }
   const VectorX<T> tau = VectorX<T>::Zero(18);
   std::vector<Contact<T>> contacts;
+  ws.warm_start = false;  // every step solved from zero: the sweeps the comment above counts
   for (int step = 0; step < 10; ++step) {
-    contacts.clear();
-    for (int k = 0; k < 3; ++k)
-      for (const T x : {-a, a})
-        for (const T y : {-a, a}) {
-          Contact<T> c;
-          c.body_a = k;
-          c.point_a = Vector3<T>(x, y, -a);
-          c.body_b = k == 0 ? world : k - 1;
-          const Vector3<T> world_point = q.template segment<3>(7 * k) +
-              detail::quaternion_rotation(Eigen::Matrix<T, 4, 1>(q.template segment<4>(7 * k + 3))) * c.point_a;
-          const T below = k == 0 ? T(0) : q(7 * (k - 1) + 2) + a;
-          c.point_b = k == 0 ? Vector3<T>(world_point.x(), world_point.y(), T(0)) : Vector3<T>(x, y, a);
-          c.normal = Vector3<T>::UnitZ();
-          c.distance = world_point.z() - below;
-          c.mu = mu;
-          contacts.push_back(c);
-        }
+    stack_contacts<T>(q, a, mu, contacts);
     const ContactStepStatus<T>& s = contact_step(model, data, ws, q, v, tau, contacts, dt);
     INFO("step " << step << ": " << to_string(s) << ", sweeps " << ws.lcp_workspace().status().pivots);
     REQUIRE(s.ok());
@@ -303,4 +318,71 @@ TEMPLATE_TEST_CASE("exact cone: a stack of three cubes rests with exact normal i
   }
   CHECK(v.cwiseAbs().maxCoeff() <= T(1e4) * eps<T>() * g * dt);
   for (int k = 0; k < 3; ++k) CHECK(std::abs(q(7 * k + 2) - (a + T(2) * a * T(k))) <= T(1e4) * eps<T>() * a);
+}
+
+TEMPLATE_TEST_CASE("exact cone: warm-started from the last step, a stack of three cubes takes fewer sweeps to the "
+                   "same answer",
+                   "[contact][exact_cone][warm_start]", TREEDYN_TEST_SCALARS) {
+  using T = TestType;
+  // the stack of the case above, pushed sideways on the top cube so that the answer changes from step to step
+  const T a = T(0.1), m = T(1), g = T(9.81), dt = T(1e-3), mu = T(0.6);
+  const Model<T> model = stack_model<T>(a, m, g);
+  Data<T> data(model);
+  VectorX<T> tau = VectorX<T>::Zero(18);
+  tau(15) = T(0.5) * mu * m * g;  // the top cube's force along its x: half what would make it slide
+  struct Run {
+    VectorX<T> q, v;
+    std::vector<VectorX<T>> velocities;
+    std::vector<T> body_normals;
+    long sweeps = 0;
+    int first_sweeps = 0;
+  };
+  const auto run = [&](bool warm) {
+    ContactStepWorkspace<T, Dynamic> ws(model, 12);
+    ws.friction_cone = FrictionCone::exact;
+    ws.warm_start = warm;
+    Run r;
+    r.q = VectorX<T>::Zero(21);
+    r.v = VectorX<T>::Zero(18);
+    for (int k = 0; k < 3; ++k) {
+      r.q(7 * k + 2) = a + T(2) * a * T(k);
+      r.q(7 * k + 6) = T(1);
+    }
+    std::vector<Contact<T>> contacts;
+    for (int step = 0; step < 20; ++step) {
+      stack_contacts<T>(r.q, a, mu, contacts);
+      const ContactStepStatus<T>& s = contact_step(model, data, ws, r.q, r.v, tau, contacts, dt);
+      INFO("step " << step << ": " << to_string(s));
+      REQUIRE(s.ok());
+      r.sweeps += s.lcp.pivots;
+      if (step == 0) r.first_sweeps = s.lcp.pivots;
+      for (int k = 0; k < 3; ++k) {
+        T normal = T(0);
+        for (int c = 0; c < 4; ++c) normal += ws.normal_impulse(4 * k + c);
+        r.body_normals.push_back(normal);
+      }
+      r.q = ws.q_next;
+      r.v = ws.v_next;
+      r.velocities.push_back(r.v);
+    }
+    return r;
+  };
+  const Run cold = run(false), warm = run(true);
+  // Gauss–Seidel stops when a sweep changes no velocity by more than tol·max|v| and converges linearly at a rate ρ
+  // with ρ^S ≈ tol over the S sweeps of a cold solve: each answer is within tol·max|v|·ρ/(1 − ρ) of the exact one
+  const T tol = ContactStepWorkspace<T, Dynamic>(model, 12).lcp_workspace().exact.tolerance;
+  const T rho = std::pow(tol, T(1) / T(cold.first_sweeps));
+  const T bound = T(2) * tol * g * dt / (T(1) - rho) + T(1e3) * eps<T>() * g * dt;
+  T gap = T(0), normal_gap = T(0);
+  for (std::size_t k = 0; k < cold.velocities.size(); ++k)
+    gap = std::max(gap, (cold.velocities[k] - warm.velocities[k]).cwiseAbs().maxCoeff());
+  for (std::size_t k = 0; k < cold.body_normals.size(); ++k)
+    normal_gap = std::max(normal_gap, std::abs(cold.body_normals[k] - warm.body_normals[k]));
+  INFO("sweeps over 20 steps: cold " << cold.sweeps << ", warm " << warm.sweeps << " (first step " << cold.first_sweeps
+                                     << "); largest velocity gap " << gap << " (bound " << bound << "), normal impulse per body "
+                                     << normal_gap);
+  CHECK(warm.first_sweeps == cold.first_sweeps);  // nothing to start from
+  CHECK(4 * warm.sweeps < cold.sweeps);
+  CHECK(gap <= bound);
+  CHECK(normal_gap <= T(3) * m * bound);  // the stack's weight above each interface, moved by that velocity
 }

@@ -40,6 +40,7 @@ void require_contact_step_allocation_free() {
         c.point_b = Vector3<T>(x + T(2 * body) * a, y, T(0));
         c.restitution = T(0.5);
         c.friction_directions = 6;
+        c.id = static_cast<std::int64_t>(contacts.size());  // the exact cone's warm start matches them by id
         contacts.push_back(c);
       }
   std::vector<Contact<T>> four(contacts.begin(), contacts.begin() + 4), none;
@@ -53,11 +54,13 @@ void require_contact_step_allocation_free() {
   std::vector<Contact<T>> bad(four);
   bad[2].restitution = T(1.5);  // a bad contact value: the status path names it without allocating
   for (const bool bilateral : {false, true})
-   for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact}) {
+   for (const FrictionCone cone : {FrictionCone::pyramid, FrictionCone::exact})
+    for (const bool warm : {true, false}) {
     ContactStepWorkspace<T, Dynamic> ws(model, 10, 6,
                                         bilateral ? std::vector<BilateralConstraint<T>>{hinge}
                                                   : std::vector<BilateralConstraint<T>>{});
     ws.friction_cone = cone;  // the exact cone: coulomb_gauss_seidel in every LCP of the step
+    ws.warm_start = warm;     // warm: each step after the first starts from the last one's impulses (matched by id)
     for (const std::vector<Contact<T>>* list : {&contacts, &four, &none, &deep})
       for (const auto* v : {&resting, &falling, &spinning}) {
         INFO((bilateral ? "with" : "without") << " the hinge, " << list->size() << " contacts, "

@@ -44,6 +44,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -310,7 +311,13 @@ int detect_contacts(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
   TREEDYN_CHECK(isfinite(margin), "detect_contacts", "margin", "a finite margin", -1, -1, return 0);
   int found = 0;
   const std::vector<Shape<Scalar>>& shapes = geometry.shapes();
+  std::int64_t pair_index = -1;
+  const auto identify = [&contacts, &pair_index](std::size_t before, int feature) {  // Contact::id: pair, feature
+    if (contacts.size() > before) contacts.back().id = 8 * pair_index + feature;
+  };
   for (const typename CollisionGeometry<Scalar>::Pair& pair : geometry.pairs()) {
+    ++pair_index;
+    const std::size_t before = contacts.size();
     const Shape<Scalar>& a = shapes[static_cast<std::size_t>(pair.first)];
     const Shape<Scalar>& b = shapes[static_cast<std::size_t>(pair.second)];
     const Vector3<Scalar> b0 = detail::to_world(data, b.body, b.p0);
@@ -323,15 +330,21 @@ int detect_contacts(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
                                        (k & 2) ? a.half_extents(1) : -a.half_extents(1),
                                        (k & 4) ? a.half_extents(2) : -a.half_extents(2));
           const Vector3<Scalar> x = detail::to_world(data, a.body, Vector3<Scalar>(a.p0 + a.axes * corner));
+          const std::size_t before_corner = contacts.size();
           detail::point_plane(data, a.body, x, Scalar(0), b.body, b0, n, margin, properties, contacts, found);
+          identify(before_corner, k);
         }
         continue;
       }
       detail::point_plane(data, a.body, detail::to_world(data, a.body, a.p0), a.radius, b.body, b0, n, margin,
                           properties, contacts, found);
-      if (a.type == ShapeType::capsule)
+      identify(before, 0);
+      if (a.type == ShapeType::capsule) {
+        const std::size_t before_end = contacts.size();
         detail::point_plane(data, a.body, detail::to_world(data, a.body, a.p1), a.radius, b.body, b0, n, margin,
                             properties, contacts, found);
+        identify(before_end, 1);
+      }
       continue;
     }
     // b is a sphere; a a sphere or a capsule (its closest segment point to b's centre)
@@ -346,6 +359,7 @@ int detect_contacts(const Model<Scalar, N>& model, const Data<Scalar, N>& data, 
       }
     }
     detail::sphere_sphere(data, a.body, ca, a.radius, b.body, b0, b.radius, margin, properties, contacts, found);
+    identify(before, 0);
   }
   return found;
 }

@@ -50,6 +50,10 @@ struct Contact {
   /// Signed separation of the two points along n̂ (negative: penetration), as a collision detector reports
   /// it; a time step may let a separated contact (distance > 0) close its gap within the step.
   Scalar distance = Scalar(0);
+  /// An identity the caller keeps for the same contact from one step to the next (detect_contacts: its shape
+  /// pair and feature), so that contact_step can warm-start the exact cone from its last impulse
+  /// (docs/contact.md#warm-start); −1: none (the contact starts cold).
+  std::int64_t id = -1;
 };
 
 /// A bilateral (equality) constraint: the loop closure of Jain (n.d.) eq. 53, rows Q_b. Frame F_a is fixed

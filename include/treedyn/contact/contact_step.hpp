@@ -292,6 +292,28 @@ bool contact_collisions(const Model<Scalar, N>& model, Data<Scalar, N>& data, Co
   return true;
 }
 
+/// T4, the exact cone's warm start (docs/contact.md#warm-start): each contact with an id starts from the time-step
+/// impulse of the previous step's contact of that id (searched from its own index on: O(n) when the order is kept),
+/// the others from 0. ws.warm_count is 0 until a step on the exact cone succeeds.
+template <class Scalar, int N>
+void exact_cone_warm_start(ContactStepWorkspace<Scalar, N>& ws, const std::vector<Contact<Scalar>>& contacts) noexcept {
+  auto& exact = ws.lcp.exact;
+  const int n = static_cast<int>(contacts.size()), kept = ws.warm_count;
+  exact.lambda.head(3 * n).setZero();
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t id = contacts[static_cast<std::size_t>(i)].id;
+    if (id < 0) continue;
+    for (int k = 0; k < kept; ++k) {
+      const int j = (i + k) % kept;
+      if (ws.warm_ids(j) != id) continue;
+      exact.lambda.template segment<3>(3 * i) = ws.warm_impulses.template segment<3>(3 * j);
+      break;
+    }
+  }
+  exact.warm = true;
+  ws.warm_count = 0;  // set again when this step's time-step solve succeeds
+}
+
 /// T4, T5 (§6): v_f = θ̇_c + Δt q̈_f; the rows' velocities at v_f, a gap d > 0 allowed to close (+ d/Δt on
 /// the normal row); the time-step LCP; θ̇⁺ = v_f + M⁻¹ J* p into ws.v_next. False when the LCP fails.
 template <class Scalar, int N, class Dq, class Dv>
@@ -312,13 +334,21 @@ bool contact_time_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, Con
     if (d > Scalar(0)) vel.template segment<3>(3 * i) += (d / dt) * ws.normal(i);
   }
   const auto G = ws.G.topLeftCorner(m, m);
+  const bool warm = ws.friction_cone == FrictionCone::exact && ws.warm_start;
+  if (warm) exact_cone_warm_start(ws, contacts);
   ws.last_status.lcp = contact_lcp(ws.lcp, contacts, G.topLeftCorner(3 * n, 3 * n), vel.head(3 * n),
                                    G.bottomLeftCorner(nb, 3 * n), G.bottomRightCorner(nb, nb), vel.tail(nb));
+  ws.lcp.exact.warm = false;  // used or not (a refused argument), never carried to another solve
   if (!ws.last_status.lcp.ok()) {
     contact_step_lcp_failed(ws, ContactStepStatus<Scalar>::Phase::time_step, q, qd);
     return false;
   }
   ws.last_lcp_size = ws.lcp.lcp_size();
+  if (warm) {                                                                       // kept for the next step's start
+    for (int i = 0; i < n; ++i) ws.warm_ids(i) = contacts[static_cast<std::size_t>(i)].id;
+    ws.warm_impulses.head(3 * n) = ws.lcp.impulse();
+    ws.warm_count = n;
+  }
   auto p = ws.step_impulses.head(m);                                                // T5 (vel kept: contact_metrics)
   p.head(3 * n) = ws.lcp.impulse();
   p.tail(nb) = ws.lcp.bilateral_impulse();

@@ -79,6 +79,8 @@ struct ContactStepWorkspace {
         bilateral_error(VectorX::Zero(n_b)), correction_lcp(max_contacts, 2, n_b),
         impulses(VectorX::Zero(3 * max_contacts)), normal_impulses(VectorX::Zero(max_contacts)),
         normals(VectorX::Zero(3 * max_contacts)),
+        warm_ids(Eigen::Matrix<std::int64_t, Eigen::Dynamic, 1>::Constant(max_contacts, -1)),
+        warm_impulses(VectorX::Zero(3 * max_contacts)),
         qdd_free(VectorX::Zero(model.nv())), v_free(VectorX::Zero(model.nv())), dqd(VectorX::Zero(model.nv())),
         body_impulse(static_cast<std::size_t>(model.nbodies()), Force<Scalar>::Zero()),
         phases(static_cast<std::size_t>(max_contacts), ContactPhase::contact) {
@@ -103,6 +105,10 @@ struct ContactStepWorkspace {
   /// The friction cone the step's LCPs solve on (docs/contact.md#exact-friction-cone): the pyramid of each contact's
   /// friction_directions (Jain's LCP), or the exact Coulomb cone (the solver's settings: lcp_workspace().exact).
   FrictionCone friction_cone = FrictionCone::pyramid;
+  /// Warm start of the exact cone (docs/contact.md#warm-start): the time step's solver starts each contact that has
+  /// an id (Contact::id ≥ 0) from the time-step impulse the contact of the same id had in the previous step, instead
+  /// of from 0. It changes the sweeps, not the answer beyond the solver's tolerance.
+  bool warm_start = true;
   /// Errors at most this large (m, or rad for angular bilateral rows) are left alone by T7: it runs only when
   /// some penetration or bilateral error exceeds it. Default 1e-6.
   Scalar correction_slop = Scalar(1e-6);
@@ -152,6 +158,9 @@ struct ContactStepWorkspace {
   VectorX impulses;               ///< linear impulse on A per contact, summed over the phases (impulse(i))
   VectorX normal_impulses;        ///< F_n per contact (normal_impulse(i))
   VectorX normals;                ///< the unit normals, 3 per contact (normal(i))
+  Eigen::Matrix<std::int64_t, Eigen::Dynamic, 1> warm_ids;  ///< the ids of the last exact-cone time step's contacts
+  VectorX warm_impulses;          ///< their time-step impulses (world, 3 per contact)
+  int warm_count = 0;             ///< how many (0: none kept, e.g. after a failed step or on the pyramid)
   VectorX qdd_free;               ///< T1: q̈ without contact impulses
   VectorX v_free;                 ///< θ̇⁻, then θ̇_c after a collision (T3), then v_f (T4)
   VectorX dqd;                    ///< Δθ̇ of the last impulse applied

@@ -17,6 +17,8 @@
 //   G1  per contact, its frame R_i = [n̂, t̂_1, t̂_2] (t̂_1 the first friction direction of contact.hpp, t̂_2 = n̂ × t̂_1)
 //       and its local Delassus block A_i = R_iᵀ G_ii R_i with (A_i + ε tr(A_i) 1)⁻¹ (A_i is singular for a contact
 //       on a body with fewer than three DoFs below it, e.g. a pendulum's link); λ = 0.
+//       λ = 0, or, warm-started (`warm`), the λ the caller wrote (e.g. the previous time step's impulses of the same
+//       contacts: contact_step's warm start, docs/contact.md#warm-start).
 //   G2  a sweep: for i = 1 … n: b = R_iᵀ (v_i + Σ_j G_ij λ_j) − A_i R_iᵀ λ_i (the other contacts' impulses
 //       held), λ_i ← R_i local(A_i, b, μ_i) (G4).
 //   G3  sweeps until the largest change of a contact's velocity in one sweep, max_i ‖A_i R_iᵀ Δλ_i‖_∞, is at most
@@ -71,6 +73,10 @@ struct CoulombGaussSeidelWorkspace {
   [[nodiscard]] auto velocities() const noexcept { return w.head(3 * n); }
 
   int max_sweeps = 5000;  ///< G3's cap on the sweeps
+  /// G1: start the next solve from the λ in `lambda` (the caller wrote it) instead of 0; each solve resets it.
+  /// The converged answer is the same to G3's tolerance where the problem's answer is unique (the velocities w
+  /// always; the impulses where G is definite), only the sweeps differ (docs/contact.md#warm-start).
+  bool warm = false;
   /// G3's relative tolerance on a sweep's largest velocity change: 10⁻¹⁰, or 64 ε where that is larger (float).
   /// The sweeps grow by a fixed number per decade (linear convergence): about 100 for a stack of three cubes.
   Scalar tolerance = Scalar(1e-10) > Scalar(64) * detail::epsilon<Scalar>() ? Scalar(1e-10)
@@ -212,7 +218,8 @@ LcpStatus<Scalar> coulomb_gauss_seidel(CoulombGaussSeidelWorkspace<Scalar>& ws, 
     const Scalar shift = detail::epsilon<Scalar>() * A.trace();                    // A is singular for a contact
     ws.block_inverses.template middleCols<3>(3 * i) = (A + shift * Matrix3<Scalar>::Identity()).inverse();  // on few DoFs
   }
-  ws.lambda.head(3 * n).setZero();
+  if (!ws.warm) ws.lambda.head(3 * n).setZero();
+  ws.warm = false;
   const Scalar v_scale = n > 0 ? v.cwiseAbs().maxCoeff() : Scalar(0);
   const Scalar limit = ws.tolerance * (v_scale > detail::epsilon<Scalar>() ? v_scale : detail::epsilon<Scalar>());
   bool converged = n == 0;

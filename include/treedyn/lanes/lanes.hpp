@@ -11,6 +11,8 @@
 // Both vectorise sin/cos (so libsleef is not needed); std::experimental::simd is as fast or faster, ships with
 // the compiler (no extra package), works at any -march (xsimd wants an architecture chosen at compile time)
 // and is the road to C++26 std::simd.
+// Storage: a plain array aligned to at most 16 bytes, loaded into a fixed_size_simd in each operation, so
+// Lanes may live in any heap allocation (docs/lanes.md#alignment).
 //
 // Semantics. Every operation is lane by lane; no lane ever reads another. Comparisons return a LaneMask,
 // which has no conversion to bool: a data-dependent `if` in a kernel does not compile on Lanes and must be
@@ -28,6 +30,7 @@
 #endif
 
 #include <cmath>
+#include <cstddef>
 #include <experimental/simd>
 #include <limits>
 #include <type_traits>
@@ -52,6 +55,8 @@ template <class T, int W>
 class LaneMask {
  public:
   using native_type = lanes_detail::simd_mask<T, W>;
+  // Stored in place as Lanes is (see its storage comment): must not ask more than the heap gives.
+  static_assert(alignof(native_type) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "treedyn::LaneMask must not be over-aligned");
   LaneMask() noexcept = default;
   explicit LaneMask(bool b) noexcept : m_(b) {}
   explicit LaneMask(const native_type& m) noexcept : m_(m) {}
@@ -77,8 +82,30 @@ class LaneMask {
   native_type m_;
 };
 
+namespace lanes_detail {
+/// The alignment of Lanes<T, W>'s storage: the natural alignment of W values of T (their size, when it is
+/// a power of two) but never more than what every allocator Eigen may use guarantees (see Lanes).
+template <class T, int W>
+constexpr std::size_t storage_alignment() noexcept {
+  constexpr std::size_t bytes = sizeof(T) * static_cast<std::size_t>(W);
+  constexpr std::size_t cap = __STDCPP_DEFAULT_NEW_ALIGNMENT__ < alignof(std::max_align_t) ? __STDCPP_DEFAULT_NEW_ALIGNMENT__
+                                                                                             : alignof(std::max_align_t);
+  std::size_t a = alignof(T);
+  while (a * 2 <= cap && bytes % (a * 2) == 0) a *= 2;
+  return a;
+}
+}  // namespace lanes_detail
+
 /// W values of T, one per lane (W states of one model). Arithmetic, comparisons and the math functions
 /// below act lane by lane. Constructible from any arithmetic value (broadcast to every lane).
+///
+/// Storage (docs/lanes.md#alignment): a plain array of W values of T, aligned to at most 16 bytes (the
+/// default new alignment), not a `fixed_size_simd<T, W>` member: that type asks for the register's
+/// alignment (32 bytes for 8 floats), and Eigen's dynamic matrices put their coefficients on the heap
+/// aligned only to `EIGEN_DEFAULT_ALIGN_BYTES` (16 without AVX flags), so a `fixed_size_simd` member there
+/// would be stored to a misaligned address (undefined behaviour, which UBSan reported). Every operation
+/// loads the array into a simd value and stores the result back (`copy_from` / `copy_to` with the
+/// storage's alignment as flag); inside an expression the compiler keeps the values in registers.
 template <class T, int W>
 class Lanes {
   static_assert(std::is_floating_point<T>::value, "treedyn::Lanes: T must be float, double or long double");
@@ -89,49 +116,65 @@ class Lanes {
   using native_type = lanes_detail::simd<T, W>;
   using mask_type = LaneMask<T, W>;
   static constexpr int width = W;
+  /// The alignment of the storage (≤ the default new alignment; see the class comment).
+  static constexpr std::size_t alignment = lanes_detail::storage_alignment<T, W>();
 
   Lanes() noexcept = default;  ///< uninitialised, as a built-in scalar
   /// The value x in every lane.
   template <class U, std::enable_if_t<std::is_arithmetic<U>::value, int> = 0>
-  Lanes(U x) noexcept : v_(static_cast<T>(x)) {}  // NOLINT(google-explicit-constructor): a scalar converts, as float does
-  explicit Lanes(const native_type& v) noexcept : v_(v) {}
+  Lanes(U x) noexcept {  // NOLINT(google-explicit-constructor): a scalar converts, as float does
+    store(native_type(static_cast<T>(x)));
+  }
+  explicit Lanes(const native_type& v) noexcept { store(v); }
 
-  [[nodiscard]] T lane(int i) const noexcept { return v_[static_cast<std::size_t>(i)]; }
-  void set_lane(int i, T x) noexcept { v_[static_cast<std::size_t>(i)] = x; }
-  [[nodiscard]] const native_type& native() const noexcept { return v_; }
+  [[nodiscard]] T lane(int i) const noexcept { return v_[i]; }
+  void set_lane(int i, T x) noexcept { v_[i] = x; }
+  /// The W values as a `std::experimental::fixed_size_simd<T, W>` (a copy, loaded from the storage).
+  [[nodiscard]] native_type native() const noexcept { return native_type(v_, flags()); }
 
-  Lanes operator-() const noexcept { return Lanes(-v_); }
+  Lanes operator-() const noexcept { return Lanes(-native()); }
   Lanes operator+() const noexcept { return *this; }
-  Lanes& operator+=(const Lanes& b) noexcept { v_ += b.v_; return *this; }
-  Lanes& operator-=(const Lanes& b) noexcept { v_ -= b.v_; return *this; }
-  Lanes& operator*=(const Lanes& b) noexcept { v_ *= b.v_; return *this; }
-  Lanes& operator/=(const Lanes& b) noexcept { v_ /= b.v_; return *this; }
+  Lanes& operator+=(const Lanes& b) noexcept { store(native() + b.native()); return *this; }
+  Lanes& operator-=(const Lanes& b) noexcept { store(native() - b.native()); return *this; }
+  Lanes& operator*=(const Lanes& b) noexcept { store(native() * b.native()); return *this; }
+  Lanes& operator/=(const Lanes& b) noexcept { store(native() / b.native()); return *this; }
 
   // Hidden friends: found by argument-dependent lookup only, and a scalar operand converts (broadcast).
-  friend Lanes operator+(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.v_ + b.v_); }
-  friend Lanes operator-(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.v_ - b.v_); }
-  friend Lanes operator*(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.v_ * b.v_); }
-  friend Lanes operator/(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.v_ / b.v_); }
-  friend mask_type operator==(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ == b.v_); }
-  friend mask_type operator!=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ != b.v_); }
-  friend mask_type operator<(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ < b.v_); }
-  friend mask_type operator<=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ <= b.v_); }
-  friend mask_type operator>(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ > b.v_); }
-  friend mask_type operator>=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.v_ >= b.v_); }
+  friend Lanes operator+(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() + b.native()); }
+  friend Lanes operator-(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() - b.native()); }
+  friend Lanes operator*(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() * b.native()); }
+  friend Lanes operator/(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() / b.native()); }
+  friend mask_type operator==(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() == b.native()); }
+  friend mask_type operator!=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() != b.native()); }
+  friend mask_type operator<(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() < b.native()); }
+  friend mask_type operator<=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() <= b.native()); }
+  friend mask_type operator>(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() > b.native()); }
+  friend mask_type operator>=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() >= b.native()); }
 
-
-  friend Lanes sqrt(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sqrt(a.v_)); }
-  friend Lanes abs(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::abs(a.v_)); }
-  friend Lanes sin(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sin(a.v_)); }
-  friend Lanes cos(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::cos(a.v_)); }
-  friend Lanes min(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::min(a.v_, b.v_)); }
-  friend Lanes max(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::max(a.v_, b.v_)); }
-  friend mask_type isfinite(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isfinite(a.v_)); }
-  friend mask_type isnan(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isnan(a.v_)); }
-  friend mask_type isinf(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isinf(a.v_)); }
+  friend Lanes sqrt(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sqrt(a.native())); }
+  friend Lanes abs(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::abs(a.native())); }
+  friend Lanes sin(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sin(a.native())); }
+  friend Lanes cos(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::cos(a.native())); }
+  friend Lanes min(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::min(a.native(), b.native())); }
+  friend Lanes max(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::max(a.native(), b.native())); }
+  friend mask_type isfinite(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isfinite(a.native())); }
+  friend mask_type isnan(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isnan(a.native())); }
+  friend mask_type isinf(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isinf(a.native())); }
 
  private:
-  native_type v_;
+  static constexpr auto flags() noexcept {
+    // Eigen's dynamic matrices and std::vector place Lanes on the heap, aligned only to the default new
+    // alignment (16 on x86-64; Eigen's own aligned_malloc gives EIGEN_DEFAULT_ALIGN_BYTES, 16 without AVX
+    // flags): a Lanes asking for more would be stored misaligned there (undefined behaviour). Here, where
+    // the class is complete (the function bodies of every operation come through flags()).
+    static_assert(alignof(Lanes) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && alignof(Lanes) <= alignof(std::max_align_t),
+                  "treedyn::Lanes must not be over-aligned: heap allocators (Eigen's, std::vector's) do not honour it");
+    static_assert(sizeof(Lanes) == sizeof(T) * W, "treedyn::Lanes is W values of T, no padding");
+    return lanes_detail::stdx::overaligned<alignment>;
+  }
+  void store(const native_type& x) noexcept { x.copy_to(v_, flags()); }
+
+  alignas(alignment) T v_[W];
 };
 
 /// a in the lanes where m is true, b in the others.

@@ -31,6 +31,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <experimental/simd>
 #include <limits>
 #include <type_traits>
@@ -40,6 +41,14 @@
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/scalar.hpp"
 
+// Every operation of Lanes is forced inline: each loads its operands from the storage and stores its result,
+// and only inlined do the loads and stores vanish into registers (GCC -O3 left them as calls, measured).
+#if defined(__GNUC__)
+#define TREEDYN_LANES_INLINE [[gnu::always_inline]] inline
+#else
+#define TREEDYN_LANES_INLINE inline
+#endif
+
 namespace treedyn {
 
 namespace lanes_detail {
@@ -48,6 +57,10 @@ template <class T, int W>
 using simd = stdx::fixed_size_simd<T, W>;
 template <class T, int W>
 using simd_mask = stdx::fixed_size_simd_mask<T, W>;
+/// The simd type operations compute in: the target's native ABI when W values of T fill whole registers
+/// (one `__m256` for 8 floats with AVX), else fixed_size. The storage is a plain array either way.
+template <class T, int W>
+using compute = stdx::simd<T, stdx::simd_abi::deduce_t<T, W>>;
 }  // namespace lanes_detail
 
 /// W booleans, one per lane: what a comparison of Lanes returns. No conversion to bool (use all, any, none).
@@ -104,8 +117,9 @@ constexpr std::size_t storage_alignment() noexcept {
 /// alignment (32 bytes for 8 floats), and Eigen's dynamic matrices put their coefficients on the heap
 /// aligned only to `EIGEN_DEFAULT_ALIGN_BYTES` (16 without AVX flags), so a `fixed_size_simd` member there
 /// would be stored to a misaligned address (undefined behaviour, which UBSan reported). Every operation
-/// loads the array into a simd value and stores the result back (`copy_from` / `copy_to` with the
-/// storage's alignment as flag); inside an expression the compiler keeps the values in registers.
+/// loads the array into a simd value (`native_type`, the target's native ABI when W values fill registers)
+/// and stores the result back, each a single unaligned move (`memcpy`); the operations and copies are
+/// forced inline, so inside an expression the values stay in registers.
 template <class T, int W>
 class Lanes {
   static_assert(std::is_floating_point<T>::value, "treedyn::Lanes: T must be float, double or long double");
@@ -113,7 +127,8 @@ class Lanes {
 
  public:
   using value_type = T;
-  using native_type = lanes_detail::simd<T, W>;
+  /// The simd type each operation loads the lanes into (`std::experimental::simd<T, deduce_t<T, W>>`).
+  using native_type = lanes_detail::compute<T, W>;
   using mask_type = LaneMask<T, W>;
   static constexpr int width = W;
   /// The alignment of the storage (≤ the default new alignment; see the class comment).
@@ -125,44 +140,68 @@ class Lanes {
   Lanes(U x) noexcept {  // NOLINT(google-explicit-constructor): a scalar converts, as float does
     store(native_type(static_cast<T>(x)));
   }
-  explicit Lanes(const native_type& v) noexcept { store(v); }
+  TREEDYN_LANES_INLINE explicit Lanes(const native_type& v) noexcept { store(v); }
+  /// Copies move the W values as one simd value: a default (memberwise) copy of the 16-byte-aligned array
+  /// is done in 16-byte halves, and the next operation's full-width load from the copy then waits for
+  /// store forwarding to fail (measured: RNEA on Lanes<float, 8> 6× slower, docs/lanes.md#alignment).
+  TREEDYN_LANES_INLINE Lanes(const Lanes& o) noexcept { store(o.native()); }
+  TREEDYN_LANES_INLINE Lanes& operator=(const Lanes& o) noexcept {
+    store(o.native());
+    return *this;
+  }
 
   [[nodiscard]] T lane(int i) const noexcept { return v_[i]; }
   void set_lane(int i, T x) noexcept { v_[i] = x; }
-  /// The W values as a `std::experimental::fixed_size_simd<T, W>` (a copy, loaded from the storage).
-  [[nodiscard]] native_type native() const noexcept { return native_type(v_, flags()); }
+  /// The W values as a `native_type` (a copy, loaded from the storage).
+  [[nodiscard]] TREEDYN_LANES_INLINE native_type native() const noexcept {
+    check_layout();
+    if constexpr (std::is_trivially_copyable<native_type>::value) {
+      native_type r;
+      std::memcpy(static_cast<void*>(&r), v_, sizeof(v_));
+      return r;
+    } else {  // fixed_size of several registers (e.g. 8 floats without AVX): not bytewise copyable
+      return native_type(v_, lanes_detail::stdx::element_aligned);
+    }
+  }
 
-  Lanes operator-() const noexcept { return Lanes(-native()); }
-  Lanes operator+() const noexcept { return *this; }
-  Lanes& operator+=(const Lanes& b) noexcept { store(native() + b.native()); return *this; }
-  Lanes& operator-=(const Lanes& b) noexcept { store(native() - b.native()); return *this; }
-  Lanes& operator*=(const Lanes& b) noexcept { store(native() * b.native()); return *this; }
-  Lanes& operator/=(const Lanes& b) noexcept { store(native() / b.native()); return *this; }
+  TREEDYN_LANES_INLINE Lanes operator-() const noexcept { return Lanes(-native()); }
+  TREEDYN_LANES_INLINE Lanes operator+() const noexcept { return *this; }
+  /// The lanes into / from a `fixed_size_simd<T, W>` (the mask's type; select).
+  void copy_to_fixed(lanes_detail::simd<T, W>& out) const noexcept { out.copy_from(v_, lanes_detail::stdx::element_aligned); }
+  static Lanes from_fixed(const lanes_detail::simd<T, W>& x) noexcept {
+    Lanes r;
+    x.copy_to(r.v_, lanes_detail::stdx::element_aligned);
+    return r;
+  }
+  TREEDYN_LANES_INLINE Lanes& operator+=(const Lanes& b) noexcept { store(native() + b.native()); return *this; }
+  TREEDYN_LANES_INLINE Lanes& operator-=(const Lanes& b) noexcept { store(native() - b.native()); return *this; }
+  TREEDYN_LANES_INLINE Lanes& operator*=(const Lanes& b) noexcept { store(native() * b.native()); return *this; }
+  TREEDYN_LANES_INLINE Lanes& operator/=(const Lanes& b) noexcept { store(native() / b.native()); return *this; }
 
   // Hidden friends: found by argument-dependent lookup only, and a scalar operand converts (broadcast).
-  friend Lanes operator+(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() + b.native()); }
-  friend Lanes operator-(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() - b.native()); }
-  friend Lanes operator*(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() * b.native()); }
-  friend Lanes operator/(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() / b.native()); }
-  friend mask_type operator==(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() == b.native()); }
-  friend mask_type operator!=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() != b.native()); }
-  friend mask_type operator<(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() < b.native()); }
-  friend mask_type operator<=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() <= b.native()); }
-  friend mask_type operator>(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() > b.native()); }
-  friend mask_type operator>=(const Lanes& a, const Lanes& b) noexcept { return mask_type(a.native() >= b.native()); }
+  TREEDYN_LANES_INLINE friend Lanes operator+(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() + b.native()); }
+  TREEDYN_LANES_INLINE friend Lanes operator-(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() - b.native()); }
+  TREEDYN_LANES_INLINE friend Lanes operator*(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() * b.native()); }
+  TREEDYN_LANES_INLINE friend Lanes operator/(const Lanes& a, const Lanes& b) noexcept { return Lanes(a.native() / b.native()); }
+  TREEDYN_LANES_INLINE friend mask_type operator==(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() == b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type operator!=(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() != b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type operator<(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() < b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type operator<=(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() <= b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type operator>(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() > b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type operator>=(const Lanes& a, const Lanes& b) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(a.native() >= b.native())); }
 
-  friend Lanes sqrt(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sqrt(a.native())); }
-  friend Lanes abs(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::abs(a.native())); }
-  friend Lanes sin(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sin(a.native())); }
-  friend Lanes cos(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::cos(a.native())); }
-  friend Lanes min(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::min(a.native(), b.native())); }
-  friend Lanes max(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::max(a.native(), b.native())); }
-  friend mask_type isfinite(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isfinite(a.native())); }
-  friend mask_type isnan(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isnan(a.native())); }
-  friend mask_type isinf(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::isinf(a.native())); }
+  TREEDYN_LANES_INLINE friend Lanes sqrt(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sqrt(a.native())); }
+  TREEDYN_LANES_INLINE friend Lanes abs(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::abs(a.native())); }
+  TREEDYN_LANES_INLINE friend Lanes sin(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::sin(a.native())); }
+  TREEDYN_LANES_INLINE friend Lanes cos(const Lanes& a) noexcept { return Lanes(lanes_detail::stdx::cos(a.native())); }
+  TREEDYN_LANES_INLINE friend Lanes min(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::min(a.native(), b.native())); }
+  TREEDYN_LANES_INLINE friend Lanes max(const Lanes& a, const Lanes& b) noexcept { return Lanes(lanes_detail::stdx::max(a.native(), b.native())); }
+  TREEDYN_LANES_INLINE friend mask_type isfinite(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(lanes_detail::stdx::isfinite(a.native()))); }
+  TREEDYN_LANES_INLINE friend mask_type isnan(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(lanes_detail::stdx::isnan(a.native()))); }
+  TREEDYN_LANES_INLINE friend mask_type isinf(const Lanes& a) noexcept { return mask_type(lanes_detail::stdx::to_fixed_size(lanes_detail::stdx::isinf(a.native()))); }
 
  private:
-  static constexpr auto flags() noexcept {
+  static constexpr void check_layout() noexcept {
     // Eigen's dynamic matrices and std::vector place Lanes on the heap, aligned only to the default new
     // alignment (16 on x86-64; Eigen's own aligned_malloc gives EIGEN_DEFAULT_ALIGN_BYTES, 16 without AVX
     // flags): a Lanes asking for more would be stored misaligned there (undefined behaviour). Here, where
@@ -170,9 +209,17 @@ class Lanes {
     static_assert(alignof(Lanes) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__ && alignof(Lanes) <= alignof(std::max_align_t),
                   "treedyn::Lanes must not be over-aligned: heap allocators (Eigen's, std::vector's) do not honour it");
     static_assert(sizeof(Lanes) == sizeof(T) * W, "treedyn::Lanes is W values of T, no padding");
-    return lanes_detail::stdx::overaligned<alignment>;
+    static_assert(sizeof(native_type) == sizeof(T) * W, "treedyn::Lanes: the simd type must be W values of T");
   }
-  void store(const native_type& x) noexcept { x.copy_to(v_, flags()); }
+  // memcpy rather than copy_to: the same single unaligned move, but cheap in GCC's inlining estimate, so the
+  // Eigen functors around the operations inline too (with copy_to they did not: measured).
+  TREEDYN_LANES_INLINE void store(const native_type& x) noexcept {
+    check_layout();
+    if constexpr (std::is_trivially_copyable<native_type>::value)
+      std::memcpy(v_, static_cast<const void*>(&x), sizeof(v_));
+    else
+      x.copy_to(v_, lanes_detail::stdx::element_aligned);
+  }
 
   alignas(alignment) T v_[W];
 };
@@ -180,9 +227,11 @@ class Lanes {
 /// a in the lanes where m is true, b in the others.
 template <class T, int W>
 Lanes<T, W> select(const LaneMask<T, W>& m, const Lanes<T, W>& a, const Lanes<T, W>& b) noexcept {
-  typename Lanes<T, W>::native_type out = b.native();
-  lanes_detail::stdx::where(m.native(), out) = a.native();
-  return Lanes<T, W>(out);
+  lanes_detail::simd<T, W> out, in;  // fixed_size, as the mask
+  b.copy_to_fixed(out);
+  a.copy_to_fixed(in);
+  lanes_detail::stdx::where(m.native(), out) = in;
+  return Lanes<T, W>::from_fixed(out);
 }
 
 /// The customisation point of detail::select for a non-bool condition (detail/scalar.hpp): select.

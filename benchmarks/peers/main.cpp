@@ -1,10 +1,11 @@
 // bench_peers: treedyn beside Pinocchio (and RBDL, when TREEDYN_PEERS_RBDL; MuJoCo, when TREEDYN_PEERS_MUJOCO)
 // on the same URDF robots, in one process (issue 40).
-//   1. Every library loads examples/robots/{arm7, humanoid30, chain30}.urdf with its own loader (humanoid30
-//      and chain30 on a free flyer), and each again as "<robot>-revolute" (revolute_variant below). One
-//      state per robot, in treedyn's convention (the fixture's: q = random_configuration(model, 42),
+//   1. Every library loads examples/robots/{arm7, humanoid30, chain30, quadruped12, puma560}.urdf with its own
+//      loader (humanoid30, chain30 and quadruped12 on a free flyer), Pinocchio's simple_humanoid and
+//      baxter_simple, and the first three again as "<robot>-revolute" (revolute_variant below). One state per
+//      robot, in treedyn's convention (the fixture's: q = random_configuration(model, 42),
 //      v = τ = LinSpaced(−1, 1), q̈ = LinSpaced(½, −½)); each peer converts it to its own (peer.hpp,
-//      pinocchio_peer.hpp).
+//      pinocchio_map.hpp).
 //   2. Agreement, before anything is timed: τ (RNEA), C (bias), H (CRBA), q̈ (ABA), H⁻¹, x = H⁻¹ b (the sparse
 //      factor and solve, b = LinSpaced(1, 2)), Λ⁻¹ = J H⁻¹ Jᵀ (OSCM: a 6-row frame at each tip body) and q̈ of treedyn's modified ABA (against treedyn's ABA) of every
 //      library and scalar against treedyn in double, as max|X − X_ref| / max|X_ref|. Double must agree within
@@ -12,7 +13,10 @@
 //      The figures go to stderr and into the benchmark context ("check/<robot>/<quantity>/<library-scalar>").
 //   3. Timings named Kernel/model/library-scalar (RNEA, Bias, CRBA, ABA, Minverse: treedyn's minverse_aba
 //      against Pinocchio's computeMinverse; Factor and Solve: the sparse factor of H and one solve with it;
-//      OSCM: treedyn's oscm against Pinocchio's computeDelassusMatrix; ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers), registered kernel by kernel so each library's runs of one
+//      OSCM: treedyn's oscm against Pinocchio's computeDelassusMatrix; ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers;
+//      and the whole-body kernels of peer_whole_body.hpp, treedyn against Pinocchio: CCRBA, JacobianCoM,
+//      ForwardKinematics, FramePlacements, JacobianTimeVariation (J̇ of the tip frames), first checked on A_g,
+//      J_com, the bodies' placements and J̇), registered kernel by kernel so each library's runs of one
 //      kernel and robot are adjacent (run.sh adds --benchmark_enable_random_interleaving), with the canary
 //      Canary/llt30/eigen-double: Eigen's dense LLT of a fixed 30×30 SPD matrix, the same work in every run,
 //      whose spread across repetitions says how steady the machine was.
@@ -33,6 +37,7 @@
 
 #include "peer.hpp"
 #include "peer_extra.hpp"
+#include "peer_whole_body.hpp"
 #ifdef TREEDYN_PEERS_MUJOCO
 #include "mujoco_peer.hpp"
 #endif
@@ -83,10 +88,12 @@ std::vector<Robot> robots() {
   std::vector<Robot> out = {{"arm7", dir + "/arm7.urdf", false},
                             {"humanoid30", dir + "/humanoid30.urdf", true},
                             {"chain30", dir + "/chain30.urdf", true},
+                            {"quadruped12", dir + "/quadruped12.urdf", true},
+                            {"puma560", dir + "/puma560.urdf", false},
                             // Pinocchio's own robots (its models/ folder in the peers' tree)
                             {"simple_humanoid", std::string(TREEDYN_PEERS_MODELS) + "/simple_humanoid.urdf", true},
                             {"baxter_simple", std::string(TREEDYN_PEERS_MODELS) + "/baxter_simple.urdf", false}};
-  for (std::size_t i = 0, n = 3; i < n; ++i) {  // the project's robots have continuous joints
+  for (std::size_t i = 0, n = 3; i < n; ++i) {  // the project's generated robots have continuous joints
     const std::string name = out[i].name + "-revolute";
     out.push_back({name, revolute_variant(name, out[i].urdf), out[i].floating});
   }
@@ -124,6 +131,19 @@ double relative(const X& x, const X& ref) {
   return (x - ref).cwiseAbs().maxCoeff() / ref.cwiseAbs().maxCoeff();
 }
 
+// The whole-body kernels' outputs (peer_whole_body.hpp): X the bodies' placements after forward kinematics,
+// Xf after the frame placements, Jdot the tip frames' J̇ stacked.
+struct WholeBodyOutputs {
+  MatX<double> Ag, Jcom, X, Xf, Jdot;
+};
+
+template <class S>
+WholeBodyOutputs whole_body_outputs(WholeBodyPeer<S>& w) {
+  return {w.check_ccrba().template cast<double>(), w.check_jcom().template cast<double>(),
+          w.check_placements(false).template cast<double>(), w.check_placements(true).template cast<double>(),
+          w.check_jdot().template cast<double>()};
+}
+
 // Every peer object lives for the whole program: the registered benchmarks call into them.
 std::vector<std::unique_ptr<Peer<double>>> peers_double;
 std::vector<std::unique_ptr<Peer<float>>> peers_float;
@@ -144,6 +164,15 @@ struct Entry {
 };
 std::vector<Entry> entries;
 
+std::vector<std::unique_ptr<WholeBodyPeer<double>>> whole_double;
+std::vector<std::unique_ptr<WholeBodyPeer<float>>> whole_float;
+struct WholeBodyEntry {  // one library-scalar's whole-body kernels on one robot: exactly one pointer is set
+  std::string robot, tag;
+  WholeBodyPeer<double>* d = nullptr;
+  WholeBodyPeer<float>* f = nullptr;
+};
+std::vector<WholeBodyEntry> whole_entries;
+
 template <class S>
 struct Kernel {
   const char* name;
@@ -161,6 +190,13 @@ const Kernel<S> extra_kernels[4] = {{"Factor", nullptr}, {"Solve", nullptr}, {"O
 template <class S>
 void (ExtraPeer<S>::*const extra_calls[4])() = {&ExtraPeer<S>::time_factor, &ExtraPeer<S>::time_solve,
                                                  &ExtraPeer<S>::time_oscm, &ExtraPeer<S>::time_modified_aba};
+
+const char* const whole_body_kernels[5] = {"CCRBA", "JacobianCoM", "ForwardKinematics", "FramePlacements",
+                                           "JacobianTimeVariation"};
+template <class S>
+void (WholeBodyPeer<S>::*const whole_body_calls[5])() = {
+    &WholeBodyPeer<S>::time_ccrba, &WholeBodyPeer<S>::time_jcom, &WholeBodyPeer<S>::time_forward_kinematics,
+    &WholeBodyPeer<S>::time_frame_placements, &WholeBodyPeer<S>::time_jdot};
 
 // Timed loop: one virtual call of the library's kernel per iteration, the same for every library.
 template <class P>
@@ -234,17 +270,11 @@ bool check_robot(const Robot& robot) {
   Outputs ref = outputs(*d[0], ed[0].get());
   ref.qdd_mod = ref.qdd;  // the modified ABA's reference is treedyn's ABA in double
   bool ok = true;
-  auto report = [&](const std::string& tag, const Outputs& o, double bound) {
-    const std::pair<const char*, double> diffs[] = {{"tau", relative(o.tau, ref.tau)}, {"C", relative(o.C, ref.C)},
-                                                    {"H", relative(o.H, ref.H)},       {"qdd", relative(o.qdd, ref.qdd)},
-                                                    {"Minv", relative(o.Minv, ref.Minv)}, {"x", relative(o.x, ref.x)},
-                                                    {"OSCM", relative(o.oscm, ref.oscm)},
-                                                    {"qdd_mod", relative(o.qdd_mod, ref.qdd_mod)}};
+  // One library-scalar's differences from treedyn in double; a NaN difference means "no such routine".
+  auto report = [&](const std::string& tag, const std::vector<std::pair<const char*, double>>& diffs, double bound) {
     std::fprintf(stderr, "check %-20s %-16s", robot.name.c_str(), tag.c_str());
     for (const auto& [name, diff] : diffs) {
-      const std::string n = name;
-      if ((n == "Minv" && o.Minv.size() == 0) || (n == "x" && o.x.size() == 0) || (n == "OSCM" && o.oscm.size() == 0) ||
-          (n == "qdd_mod" && o.qdd_mod.size() == 0)) {  // the library has no such routine
+      if (std::isnan(diff)) {
         std::fprintf(stderr, "  %s none", name);
         continue;
       }
@@ -257,11 +287,53 @@ bool check_robot(const Robot& robot) {
     }
     std::fprintf(stderr, "   (bound %.0e)\n", bound);
   };
-  report("treedyn-double", Outputs{ref.tau, ref.C, ref.qdd, ref.H, ref.Minv, {}, ed[0]->check_modified_aba(), {}},
+  auto differences = [&](const Outputs& o) -> std::vector<std::pair<const char*, double>> {
+    auto optional = [](const auto& x, const auto& r) { return x.size() == 0 ? NAN : relative(x, r); };
+    return {{"tau", relative(o.tau, ref.tau)},          {"C", relative(o.C, ref.C)},
+            {"H", relative(o.H, ref.H)},                {"qdd", relative(o.qdd, ref.qdd)},
+            {"Minv", optional(o.Minv, ref.Minv)},       {"x", optional(o.x, ref.x)},
+            {"OSCM", optional(o.oscm, ref.oscm)},       {"qdd_mod", optional(o.qdd_mod, ref.qdd_mod)}};
+  };
+  report("treedyn-double", differences(Outputs{ref.tau, ref.C, ref.qdd, ref.H, ref.Minv, {}, ed[0]->check_modified_aba(), {}}),
          double_bound);  // treedyn's modified ABA against its ABA (its other rows are the reference)
   for (std::size_t i = 1; i < d.size(); ++i)
-    report(d[i]->library() + "-double", outputs(*d[i], ed[i].get()), double_bound);
-  for (std::size_t i = 0; i < f.size(); ++i) report(f[i]->library() + "-float", outputs(*f[i], ef[i].get()), float_bound);
+    report(d[i]->library() + "-double", differences(outputs(*d[i], ed[i].get())), double_bound);
+  for (std::size_t i = 0; i < f.size(); ++i)
+    report(f[i]->library() + "-float", differences(outputs(*f[i], ef[i].get())), float_bound);
+
+  // The whole-body kernels (peer_whole_body.hpp): treedyn and Pinocchio, J̇ at the same tip frames as the OSCM.
+  std::vector<std::unique_ptr<WholeBodyPeer<double>>> wd;
+  std::vector<std::unique_ptr<WholeBodyPeer<float>>> wf;
+  wd.push_back(make_treedyn_whole_body_double(robot));
+  wd.push_back(make_pinocchio_whole_body_double(robot, layout));
+  wf.push_back(make_treedyn_whole_body_float(robot));
+  wf.push_back(make_pinocchio_whole_body_float(robot, layout));
+  for (auto& w : wd) {
+    w->set_frames(tips);
+    w->set_state(q, v);
+  }
+  for (auto& w : wf) {
+    w->set_frames(tips);
+    w->set_state(q.cast<float>(), v.cast<float>());
+  }
+  const WholeBodyOutputs wref = whole_body_outputs(*wd[0]);
+  auto whole_body_differences = [&](const WholeBodyOutputs& o) -> std::vector<std::pair<const char*, double>> {
+    return {{"Ag", relative(o.Ag, wref.Ag)},   {"Jcom", relative(o.Jcom, wref.Jcom)}, {"X", relative(o.X, wref.X)},
+            {"Xf", relative(o.Xf, wref.Xf)},   {"Jdot", relative(o.Jdot, wref.Jdot)}};
+  };
+  for (std::size_t i = 1; i < wd.size(); ++i)
+    report(wd[i]->library() + "-double", whole_body_differences(whole_body_outputs(*wd[i])), double_bound);
+  for (std::size_t i = 0; i < wf.size(); ++i)
+    report(wf[i]->library() + "-float", whole_body_differences(whole_body_outputs(*wf[i])), float_bound);
+  for (auto& w : wd) {
+    benchmark::AddCustomContext("frames/" + robot.name + "/" + w->library(), std::to_string(w->nframes()));
+    whole_entries.push_back({robot.name, w->library() + "-double", w.get(), nullptr});
+    whole_double.push_back(std::move(w));
+  }
+  for (auto& w : wf) {
+    whole_entries.push_back({robot.name, w->library() + "-float", nullptr, w.get()});
+    whole_float.push_back(std::move(w));
+  }
 
   for (std::size_t i = 0; i < d.size(); ++i) {
     Entry e{robot.name, d[i]->library() + "-double", d[i].get(), nullptr, ed[i].get(), nullptr,
@@ -330,6 +402,12 @@ int main(int argc, char** argv) {
       const std::string name = std::string(extra_kernels<double>[k].name) + "/" + e.robot + "/" + e.tag;
       if (e.ed) add(name, e.ed, extra_calls<double>[k]);
       if (e.ef) add(name, e.ef, extra_calls<float>[k]);
+    }
+  for (int k = 0; k < 5; ++k)
+    for (const WholeBodyEntry& e : whole_entries) {
+      const std::string name = std::string(whole_body_kernels[k]) + "/" + e.robot + "/" + e.tag;
+      if (e.d) add(name, e.d, whole_body_calls<double>[k]);
+      if (e.f) add(name, e.f, whole_body_calls<float>[k]);
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

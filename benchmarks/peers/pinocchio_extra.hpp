@@ -2,10 +2,7 @@
 // includes this header (pinocchio_extra_double.cpp, pinocchio_extra_float.cpp). These units instantiate only
 // crba and the cholesky module, so they compile in a fraction of pinocchio_double.cpp's time and leave it
 // alone. Only Pinocchio's public API is called; nothing of it is copied into treedyn.
-// Conventions (as pinocchio_peer.hpp, whose PinocchioPeer keeps its own copy of the same map):
-//   joints        matched by URDF joint name; the free flyer ("root_joint") by kind
-//   continuous    RevoluteUnbounded joints have q = (cos θ, sin θ), nq = 2, nv = 1
-//   free flyer    v is [v_O; ω] in Pinocchio, [ω; v_O] in treedyn (both body coordinates): halves swapped
+// Conventions (the coordinate map is pinocchio_map.hpp's, shared with pinocchio_peer.hpp):
 //   factor        cholesky::decompose(model, data) factors data.M (crba's upper triangle) as U D Uᵀ,
 //                 cholesky::solve(model, data, x) overwrites x with M⁻¹ x: Pinocchio's own sparse route, the
 //                 counterpart of treedyn's factor_H / solve_H. A row permutation P (the velocity map) relates
@@ -16,7 +13,6 @@
 //                 triangle only, mirrored for the check (the timed call keeps Pinocchio's storage)
 #pragma once
 
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,9 +23,9 @@
 #include "pinocchio/algorithm/delassus.hpp"
 #include "pinocchio/multibody/data.hpp"
 #include "pinocchio/multibody/model.hpp"
-#include "pinocchio/parsers/urdf.hpp"
 
 #include "peer_extra.hpp"
+#include "pinocchio_map.hpp"
 
 namespace treedyn::peers {
 
@@ -43,20 +39,7 @@ class PinocchioExtra final : public ExtraPeer<S> {
   using ContactData = pinocchio::RigidConstraintDataTpl<S>;
 
   PinocchioExtra(const Robot& robot, const std::vector<JointSlot>& layout)
-      : model_(load(robot)), data_(model_), oscm_data_(model_) {
-    for (const JointSlot& slot : layout) {
-      pinocchio::JointIndex j = model_.joints.size();
-      for (pinocchio::JointIndex k = 1; k < model_.joints.size(); ++k)
-        if (slot.nq == 7 ? model_.joints[k].nq() == 7 : model_.names[k] == slot.name) j = k;
-      if (j >= model_.joints.size() || model_.joints[j].nv() != slot.nv)
-        throw std::runtime_error("pinocchio extra: " + robot.name + ": no joint like treedyn's '" + slot.name + "'");
-      const int pnq = model_.joints[j].nq(), pv = model_.joints[j].idx_v();
-      q_slots_.push_back({slot.q_offset, slot.nq, model_.joints[j].idx_q(), pnq});
-      for (int k = 0; k < slot.nv; ++k) v_map_.push_back(slot.nv == 6 ? pv + (k < 3 ? k + 3 : k - 3) : pv + k);
-    }
-    if (static_cast<int>(v_map_.size()) != model_.nv)
-      throw std::runtime_error("pinocchio extra: " + robot.name + ": nv differs from treedyn's");
-  }
+      : model_(load_pinocchio<S>(robot)), data_(model_), oscm_data_(model_), map_(model_, robot, layout) {}
 
   std::string library() const override { return "pinocchio"; }
 
@@ -71,17 +54,8 @@ class PinocchioExtra final : public ExtraPeer<S> {
   }
 
   void set_state(const VecX<S>& q, const VecX<S>&, const VecX<S>&, const VecX<S>& b) override {
-    q_ = VecX<S>::Zero(model_.nq);
-    for (const QSlot& s : q_slots_) {
-      if (s.pnq == 2 && s.nq == 1) {
-        q_(s.pq) = std::cos(q(s.q));
-        q_(s.pq + 1) = std::sin(q(s.q));
-      } else {
-        q_.segment(s.pq, s.pnq) = q.segment(s.q, s.nq);
-      }
-    }
-    b_.resize(model_.nv);
-    for (int k = 0; k < model_.nv; ++k) b_(v_map_[k]) = b(k);
+    q_ = map_.q_to_pin(q);
+    b_ = map_.to_pin(b);
     pinocchio::crba(model_, data_, q_);
     pinocchio::cholesky::decompose(model_, data_);
     x_ = b_;
@@ -90,22 +64,13 @@ class PinocchioExtra final : public ExtraPeer<S> {
   VecX<S> check_solve() override {
     x_ = b_;
     pinocchio::cholesky::solve(model_, data_, x_);
-    VecX<S> out(model_.nv);
-    for (int k = 0; k < model_.nv; ++k) out(k) = x_(v_map_[k]);
-    return out;
+    return map_.to_td(x_);
   }
   VecX<S> check_modified_aba() override { return VecX<S>(); }
   MatX<S> check_oscm() override {
     time_oscm();
-    const int n = static_cast<int>(delassus_.rows());
-    MatX<S> full = delassus_;
-    full.template triangularView<Eigen::StrictlyLower>() = delassus_.transpose();
-    std::vector<int> p(static_cast<std::size_t>(n));  // treedyn row r ↔ Pinocchio row p[r]
-    for (int r = 0; r < n; ++r) p[static_cast<std::size_t>(r)] = r - r % 6 + (r % 6 + 3) % 6;
-    MatX<S> out(n, n);
-    for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) out(r, c) = full(p[static_cast<std::size_t>(r)], p[static_cast<std::size_t>(c)]);
-    return out;
+    const MatX<S> rows = swap_halves<S>(mirrored_upper<S>(delassus_));
+    return swap_halves<S>(MatX<S>(rows.transpose())).transpose();  // columns too (rows of the transpose)
   }
 
   void time_factor() override { escape(pinocchio::cholesky::decompose(model_, data_).data()); }
@@ -120,26 +85,12 @@ class PinocchioExtra final : public ExtraPeer<S> {
   }
 
  private:
-  static Model load(const Robot& robot) {
-    pinocchio::Model loaded;  // Pinocchio's URDF parser builds a double model
-    if (robot.floating)
-      pinocchio::urdf::buildModel(robot.urdf, pinocchio::JointModelFreeFlyer(), loaded);
-    else
-      pinocchio::urdf::buildModel(robot.urdf, loaded);
-    return loaded.template cast<S>();
-  }
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
-
-  struct QSlot {
-    int q, nq, pq, pnq;
-  };
   Model model_;
   Data data_, oscm_data_;
   std::vector<Contact, Eigen::aligned_allocator<Contact>> contacts_;
   std::vector<ContactData, Eigen::aligned_allocator<ContactData>> contact_data_;
   MatX<S> delassus_;
-  std::vector<QSlot> q_slots_;
-  std::vector<int> v_map_;  ///< treedyn velocity index k ↔ Pinocchio's v_map_[k]
+  PinocchioMap<S> map_;
   VecX<S> q_, b_, x_;
 };
 

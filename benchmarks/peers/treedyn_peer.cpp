@@ -5,6 +5,7 @@
 
 #include "peer.hpp"
 #include "peer_extra.hpp"
+#include "treedyn_peer.hpp"
 #include "treedyn/algorithms/algorithms.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
@@ -14,14 +15,15 @@
 #include "treedyn/urdf/build_model.hpp"
 
 namespace treedyn::peers {
-namespace {
 
-Model<double> load_double(const Robot& robot) {
+Model<double> treedyn_model(const Robot& robot) {
   urdf::Options options;
   options.floating_base = robot.floating;
   options.inertia = urdf::InertiaPolicy::strict;  // the robots are valid: load them exactly as written
   return urdf::load<double>(robot.urdf, options).model;
 }
+
+namespace {
 
 template <class S>
 class TreedynPeer final : public Peer<S> {
@@ -132,7 +134,7 @@ class TreedynExtra final : public ExtraPeer<S> {
 }  // namespace
 
 std::vector<JointSlot> treedyn_layout(const Robot& robot) {
-  const Model<double> model = load_double(robot);
+  const Model<double> model = treedyn_model(robot);
   std::vector<JointSlot> out;
   for (int i = 0; i < model.nbodies(); ++i)
     out.push_back({model.joint_name(i), model.joint(i).nq(), model.joint(i).nv(), model.q_offset(i), model.v_offset(i)});
@@ -140,7 +142,7 @@ std::vector<JointSlot> treedyn_layout(const Robot& robot) {
 }
 
 std::vector<std::string> tip_joints(const Robot& robot) {
-  const Model<double> model = load_double(robot);
+  const Model<double> model = treedyn_model(robot);
   std::vector<int> children(static_cast<std::size_t>(model.nbodies()), 0);
   for (int i = 0; i < model.nbodies(); ++i)
     if (model.parent(i) != no_parent) ++children[static_cast<std::size_t>(model.parent(i))];
@@ -151,19 +153,19 @@ std::vector<std::string> tip_joints(const Robot& robot) {
 }
 
 std::unique_ptr<Peer<double>> make_treedyn_double(const Robot& robot) {
-  return std::make_unique<TreedynPeer<double>>(load_double(robot));
+  return std::make_unique<TreedynPeer<double>>(treedyn_model(robot));
 }
 
 std::unique_ptr<Peer<float>> make_treedyn_float(const Robot& robot) {
-  return std::make_unique<TreedynPeer<float>>(load_double(robot).cast<float>());
+  return std::make_unique<TreedynPeer<float>>(treedyn_model(robot).cast<float>());
 }
 
 std::unique_ptr<ExtraPeer<double>> make_treedyn_extra_double(const Robot& robot) {
-  return std::make_unique<TreedynExtra<double>>(load_double(robot));
+  return std::make_unique<TreedynExtra<double>>(treedyn_model(robot));
 }
 
 std::unique_ptr<ExtraPeer<float>> make_treedyn_extra_float(const Robot& robot) {
-  return std::make_unique<TreedynExtra<float>>(load_double(robot).cast<float>());
+  return std::make_unique<TreedynExtra<float>>(treedyn_model(robot).cast<float>());
 }
 
 }  // namespace treedyn::peers

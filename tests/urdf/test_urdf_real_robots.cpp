@@ -219,6 +219,6 @@ TEST_CASE("urdf: every URDF at hand loads and runs the ABA at its neutral config
         loaded_count += floating ? 0 : 1;
       }
     }
-  CHECK(loaded_count >= 13);  // examples/robots (4), tests/urdf/robots (6) and the valid fuzzer seeds
+  CHECK(loaded_count >= 14);  // examples/robots (5), tests/urdf/robots (6) and the valid fuzzer seeds
   CHECK(rejected_seeds >= 4);
 }

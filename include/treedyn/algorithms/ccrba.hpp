@@ -43,7 +43,7 @@ void centroidal_map_given_placements(const Model<Scalar, N>& model, Data<Scalar,
     const int p = model.parent(i);
     if (p == no_parent) continue;
     const RigidInertia<Scalar>& Ic = data.IC_world[i];
-    const V3 d = rotate<true>(data.X_world[p].E, data.Xup[i].r);
+    const V3 d = joint_offset_world(data, i, p);
     data.com_offset[i] = d;                                                                 // kept for G5
     data.IC_world[p] += shift_origin(Ic.m, Ic.h, Ic.I, V3(-d));
   }

@@ -76,7 +76,7 @@ void centroidal_map_rate_given_map(const Model<Scalar, N>& model, Data<Scalar, N
   for (const int i : model.inward_order()) {                                             // D3
     const int p = model.parent(i);
     if (p == no_parent) continue;
-    const V3 d = rotate<true>(data.X_world[p].E, data.Xup[i].r);                         // o_i − o_λ(i)
+    const V3 d = joint_offset_world(data, i, p);                                          // o_i − o_λ(i)
     ws.dIC[p] += shift_origin(Scalar(0), ws.dIC[i].h, ws.dIC[i].I, V3(-d));
   }
   for (int i = 0; i < model.nbodies(); ++i) {                                            // D4

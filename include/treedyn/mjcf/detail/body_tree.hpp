@@ -38,6 +38,14 @@ struct TreeBuilder {
   int nq = 0, nv = 0;
   std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
   Scalar boundmass = Scalar(0), boundinertia = Scalar(0);             // `<compiler>`'s (bounded())
+  /// A named site met in the walk, made a frame by add_sites() once every body name is known.
+  struct PendingSite {
+    const tinyxml2::XMLElement* element;
+    int parent;                 // the treedyn body it is fixed on (no_parent: the world)
+    std::string body;           // its MJCF body ("world" for the world's)
+    Pose<Scalar> placement;     // its pose in that treedyn body
+  };
+  std::vector<PendingSite> pending_sites = {};
 
   /// The default attributes of element e under the inherited class (its own `class` first): those of its
   /// own element type, or of `type` when given (every equality type reads the class's `<equality>`).
@@ -157,6 +165,11 @@ struct TreeBuilder {
                                                        Matrix3<Scalar>(O.R * M.I_c * O.R.transpose()));
   }
 
+  /// Site e, fixed on treedyn body `parent` at `placement`, kept for add_sites().
+  void site(const tinyxml2::XMLElement* e, int parent, const std::string& body_name, const Pose<Scalar>& placement) {
+    pending_sites.push_back(PendingSite{e, parent, body_name, placement});
+  }
+  void add_sites();
   void body(const tinyxml2::XMLElement* e, int parent, const Pose<Scalar>& parent_offset, const std::string& cls,
             bool top_level);
   int joints(const std::string& name, const std::string& cls, bool top_level,

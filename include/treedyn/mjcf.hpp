@@ -24,7 +24,8 @@
 //   docs/mjcf.md#limits), an unknown default class, a free joint not alone in a top-level body, an include
 //   that cannot be opened or that includes itself, a body whose pivot would vanish for want of mass (a
 //   massless moving leaf, or a massless body whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
-//   unphysical inertias), and an equality naming an unknown body or joint or coupling a ball or free joint.
+//   unphysical inertias), principal moments violating A + B ≥ C as MuJoCo 2.2.2 refuses them
+//   (docs/mjcf.md#principal-moments; averaged instead under `<compiler balanceinertia="true">`), and an equality naming an unknown body or joint or coupling a ball or free joint.
 //   Loaded::equalities holds the `<equality>` constraints (connect, weld, joint) as records. Cost: O(elements · log elements) after parsing; allocates (setup only).
 //
 // Steps (labels used in the code)

@@ -29,6 +29,7 @@ struct Diagnostic {
     mass_bounded,        ///< a body's mass or principal moments raised to `<compiler>` boundmass / boundinertia
     ignored,             ///< an element or attribute read and not used (actuator, sensor, settotalmass, …)
     site_renamed,        ///< a site named like a body: its frame is "site:<name>" (Loaded::site finds it)
+    inertia_balanced,    ///< principal moments violating A + B ≥ C averaged (`<compiler balanceinertia>`)
   };
   Kind kind = Kind::ignored;
   std::string element;  ///< "body 'name'", "geom 'name'", "equality", …
@@ -39,12 +40,13 @@ struct Diagnostic {
 /// to_string() from detail/load_report.hpp).
 struct LoadReport : treedyn::detail::ReportBase<LoadReport, Diagnostic> {
   /// The report for people, one line each, every line starting with the source: meshes first, then the
-  /// inertias computed from geoms, then the masses raised to the compiler's bounds, then the sites renamed,
-  /// then what was ignored.
+  /// inertias computed from geoms, then the masses raised to the compiler's bounds, then the inertias
+  /// balanced, then the sites renamed, then what was ignored.
   [[nodiscard]] std::vector<std::string> lines() const {
     using K = Diagnostic::Kind;
     std::vector<std::string> out;
-    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::mass_bounded, K::site_renamed, K::ignored})
+    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::mass_bounded, K::inertia_balanced, K::site_renamed,
+                         K::ignored})
       for (const Diagnostic& d : diagnostics)
         if (d.kind == kind) out.push_back(source + ": " + d.element + ": " + d.what);
     return out;

@@ -111,7 +111,7 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
   for_each_child(doc, e, [&](const tinyxml2::XMLElement* c) { kids.push_back(c); });
   const Pose<Scalar> local = pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
   const Pose<Scalar> A = parent_offset * local;
-  const MassProperties<Scalar> M = body_mass(name, cls, kids, local);
+  const MassProperties<Scalar> M = body_mass(e, name, cls, kids, local);
   Pose<Scalar> O;
   const std::size_t first_joint = out.joints.size();
   int b = joints(name, cls, top_level, kids, parent, A, M, O);

@@ -1,6 +1,6 @@
 // treedyn::mjcf::load's `<compiler>` attributes that MuJoCo's own behaviour defines, checked against MuJoCo
-// 2.2.2 itself (Debian libmujoco-dev) rather than against a reading of its documentation
-// (the A + B >= C models passed as text through its in-memory file system):
+// 2.2.2 itself (Debian libmujoco-dev, models passed as text through its in-memory file system) rather than
+// against a reading of its documentation:
 //  - autolimits and limited (docs/mjcf.md#limits): for each combination of autolimits (absent, false,
 //    true), limited (absent, true, false), a range given on the joint, in a default class, or "0 0", and the
 //    joint type, treedyn refuses exactly the models MuJoCo refuses, naming the same joint, and otherwise
@@ -15,8 +15,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -117,17 +115,12 @@ mjModel* load_mujoco(const std::string& xml, char* error, int error_size) {
 }  // namespace
 
 TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every autolimits case", "[mjcf][limits][mujoco]") {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "treedyn_test_mjcf_limits.xml";
   int compared = 0;
   for (const LimitsCase& c : limits_cases()) {
     const std::string xml = limits_model(c.compiler, c.defaults, c.joint);
     INFO(xml);
-    {
-      std::ofstream out(file);
-      out << xml;
-    }
     char error[1000] = "";
-    mjModel* m = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+    mjModel* m = load_mujoco(xml, error, sizeof error);
     const std::string e = mjcf_error_of(xml);
     INFO("MuJoCo: " << error << "\ntreedyn: " << e);
     CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
@@ -146,7 +139,6 @@ TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every auto
     mj_deleteModel(m);
     ++compared;
   }
-  std::filesystem::remove(file);
   std::printf("mjcf autolimits: %zu cases, refusals and jnt_limited equal MuJoCo 2.2.2's (%d loaded by both)\n",
               limits_cases().size(), compared);
 }

@@ -28,7 +28,7 @@ struct Diagnostic {
     mesh_mass_skipped,   ///< a geom whose volume needs its mesh: contributes nothing, never guessed
     mass_bounded,        ///< a body's mass or principal moments raised to `<compiler>` boundmass / boundinertia
     ignored,             ///< an element or attribute read and not used (actuator, sensor, settotalmass, …)
-    site_renamed,        ///< a site named like a body: its frame is "site:<name>" (Loaded::site finds it)
+    site_renamed,        ///< a site named like a body: its frame is `site:<name>` (Loaded::site finds it)
     inertia_balanced,    ///< principal moments violating A + B ≥ C averaged (`<compiler balanceinertia>`)
   };
   Kind kind = Kind::ignored;
@@ -70,7 +70,7 @@ struct JointInfo {
 };
 
 /// A named MJCF site and the model frame it became (docs/mjcf.md#sites): the frame has the site's name unless a
-/// body has it (MuJoCo's bodies and sites have separate names, treedyn's frames one), then "site:<name>".
+/// body has it (MuJoCo's bodies and sites have separate names, treedyn's frames one), then `site:<name>`.
 struct SiteInfo {
   std::string name;   ///< the MJCF name (MuJoCo's mj_name2id(m, mjOBJ_SITE, name))
   std::string body;   ///< the MJCF body it is on ("world" for a site of `<worldbody>`)

@@ -107,7 +107,7 @@ struct TreeBuilder {
   }
 
   /// MuJoCo 2.2.2's check on every body but the world, after the bounds (measured: docs/mjcf.md#principal-moments):
-  /// principal moments A, B, C with A + B < C in any order (exactly, no tolerance) are refused naming the body
+  /// principal moments A, B, C with `A + B < C` in any order (exactly, no tolerance) are refused naming the body
   /// and `from` (its `<inertial>`, else the body), or, under `<compiler balanceinertia="true">`, replaced by
   /// their mean about the same centre of mass. The moments are diaginertia's numbers raised to boundinertia
   /// when the file gives them (`moments`), else the eigenvalues of Ī_C in the load's scalar.

@@ -140,7 +140,7 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
 
 /// Every named site as a frame, once all bodies are in, in MuJoCo's site order (the world's sites first, then
 /// each body's in body order); a site whose name a body (or a joint's treedyn body) already has becomes
-/// "site:<name>", reported (docs/mjcf.md#sites). Loaded::sites maps each MJCF site name to its frame.
+/// `site:<name>`, reported (docs/mjcf.md#sites). Loaded::sites maps each MJCF site name to its frame.
 template <class Scalar>
 void TreeBuilder<Scalar>::add_sites() {
   std::stable_partition(pending_sites.begin(), pending_sites.end(),

@@ -7,12 +7,13 @@
 // What is read, what is refused and the coordinate map: docs/mjcf.md#what-is-read.
 //
 // Contract
-//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, equalities, report}. The argument is
+//   load<Scalar>(path_or_xml, options) -> Loaded<Scalar>{model, joints, sites, equalities, report}. The argument is
 //   MJCF text when its first non-blank character is '<', a file path otherwise (load_from_file /
 //   _from_string say which). q and v are MuJoCo's qpos and qvel in MuJoCo's joint order, with treedyn's conventions: a
 //   quaternion is stored (x, y, z, w); a free joint's velocity is [ω_body; v_body] (MuJoCo: [ṗ_world;
 //   ω_body]); a hinge or slide's ref is folded into the tree transform, so q equals qpos. Joints keep their
-//   MJCF names (an unnamed one: its body's name), every named body and site is a named frame; Loaded::joints
+//   MJCF names (an unnamed one: its body's name), every named body and site is a named frame (a site named like a body:
+//   "site:<name>", found by Loaded::site(name); docs/mjcf.md#sites); Loaded::joints
 //   holds each joint's qpos / qvel address, range, ref, armature and damping (armature and damping are not in
 //   treedyn's H or bias). Gravity: `<option gravity>`. Numbers are parsed from their decimal text straight
 //   into Scalar (docs/mjcf.md#numbers); frames, inertias and geom inertias are then computed in Scalar.
@@ -23,7 +24,8 @@
 //   docs/mjcf.md#limits), an unknown default class, a free joint not alone in a top-level body, an include
 //   that cannot be opened or that includes itself, a body whose pivot would vanish for want of mass (a
 //   massless moving leaf, or a massless body whose descendants do not span its joint's motions), what the ModelBuilder refuses (duplicate names,
-//   unphysical inertias), and an equality naming an unknown body or joint or coupling a ball or free joint.
+//   unphysical inertias), principal moments violating A + B ≥ C as MuJoCo 2.2.2 refuses them
+//   (docs/mjcf.md#principal-moments; averaged instead under `<compiler balanceinertia="true">`), and an equality naming an unknown body or joint or coupling a ball or free joint.
 //   Loaded::equalities holds the `<equality>` constraints (connect, weld, joint) as records. Cost: O(elements · log elements) after parsing; allocates (setup only).
 //
 // Steps (labels used in the code)
@@ -78,10 +80,9 @@ Loaded<Scalar> build(const std::string& text, const std::string& source, const s
       const std::string kind = c->Name();
       if (kind == "body") t.body(c, no_parent, Pose<Scalar>{}, "main", true);
       else if (kind == "site" && c->Attribute("name"))
-        t.add(c, no_parent, Joint<Scalar>::fixed(),
-              pose<Scalar>(Element{c, t.defaults(c, "main"), &doc.files}, doc.compiler), RigidInertia<Scalar>::zero(),
-              c->Attribute("name"));
+        t.site(c, no_parent, "world", pose<Scalar>(Element{c, t.defaults(c, "main"), &doc.files}, doc.compiler));
     });
+  t.add_sites();
   try {  // L6
     out.model = t.builder.build();
   } catch (const std::invalid_argument& error) {

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,24 @@ void free_blocks(const Loaded<double>& l, const Eigen::VectorXd& q, const Eigen:
 }
 
 #if TREEDYN_WITH_MUJOCO
+/// MuJoCo's qpos from treedyn's q (quaternions (x, y, z, w) → (w, x, y, z)), checking the joint addresses.
+void set_qpos(const Loaded<double>& l, const mjModel* m, mjData* d, const Eigen::VectorXd& q) {
+  for (std::size_t jj = 0; jj < l.joints.size(); ++jj) {
+    const JointInfo<double>& j = l.joints[jj];
+    CHECK(m->jnt_qposadr[jj] == j.q_index);
+    CHECK(m->jnt_dofadr[jj] == j.v_index);
+    const int a = j.q_index;
+    if (j.type == "free" || j.type == "ball") {
+      const int o = j.type == "free" ? 3 : 0;
+      for (int i = 0; i < o; ++i) d->qpos[a + i] = q(a + i);
+      d->qpos[a + o] = q(a + o + 3);  // w
+      for (int i = 0; i < 3; ++i) d->qpos[a + o + 1 + i] = q(a + o + i);
+    } else {
+      d->qpos[a] = q(a);
+    }
+  }
+}
+
 /// Loads `path` in MuJoCo and treedyn, and compares M, qfrc_bias and qacc at `states` random states.
 Differences compare_with_mujoco(const std::string& path, int states) {
   char error[1000] = "";
@@ -155,20 +174,7 @@ Differences compare_with_mujoco(const std::string& path, int states) {
     Eigen::VectorXd k;
     free_blocks(l, q, v, T, k);
     const Eigen::VectorXd v_mj = T.inverse() * v;  // T is a permutation-and-rotation: exact enough
-    for (std::size_t jj = 0; jj < l.joints.size(); ++jj) {
-      const JointInfo<double>& j = l.joints[jj];
-      CHECK(m->jnt_qposadr[jj] == j.q_index);
-      CHECK(m->jnt_dofadr[jj] == j.v_index);
-      const int a = j.q_index;
-      if (j.type == "free" || j.type == "ball") {
-        const int o = j.type == "free" ? 3 : 0;
-        for (int i = 0; i < o; ++i) d->qpos[a + i] = q(a + i);
-        d->qpos[a + o] = q(a + o + 3);  // w
-        for (int i = 0; i < 3; ++i) d->qpos[a + o + 1 + i] = q(a + o + i);
-      } else {
-        d->qpos[a] = q(a);
-      }
-    }
+    set_qpos(l, m, d, q);
     for (int i = 0; i < n; ++i) d->qvel[i] = v_mj(i);
     mj_forward(m, d);
     Eigen::MatrixXd M(n, n);
@@ -211,7 +217,7 @@ TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujo
   // fixtures whose inertias MuJoCo stores exactly (given diagonal, or one aligned geom per body), and the
   // Menagerie-style humanoid, whose several geoms per body MuJoCo diagonalises to rounding (measured 8e-16)
   for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms.xml", "defaults.xml",
-                           "quadruped.xml", "include_main.xml", "bounds.xml", "humanoid.xml"}) {
+                           "quadruped.xml", "include_main.xml", "bounds.xml", "humanoid.xml", "sites.xml"}) {
     const Differences diff = compare_with_mujoco(mjcf_fixture(name), 5);
     INFO(name << ": H " << diff.H << ", bias " << diff.bias << ", qacc " << diff.qacc);
     std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g\n", name, diff.H,
@@ -223,9 +229,64 @@ TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujo
   }
 }
 
+TEST_CASE("mjcf: sites named like bodies load; each site and body found by its MJCF name is where MuJoCo puts it",
+          "[mjcf][mujoco][sites]") {
+  // sites.xml: 5 of its 10 sites are named like bodies; hand.xml: its 4 fingertip sites, as Menagerie's hands
+  for (const auto& [name, renamed] : {std::pair<const char*, std::size_t>{"sites.xml", 5}, {"hand.xml", 4}}) {
+  const std::string path = mjcf_fixture(name);
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(path.c_str(), nullptr, error, sizeof error);
+  INFO(error);
+  REQUIRE(m != nullptr);
+  mjData* d = mj_makeData(m);
+  const Loaded<double> l = treedyn::mjcf::load<double>(path);
+  treedyn::Data<double> data(l.model);
+  // every named site, in MuJoCo's site order (site ids), with its MJCF body
+  REQUIRE(static_cast<int>(l.sites.size()) == m->nsite);
+  for (int s = 0; s < m->nsite; ++s) {
+    CHECK(l.sites[static_cast<std::size_t>(s)].name == mj_id2name(m, mjOBJ_SITE, s));
+    const int b = m->site_bodyid[s];
+    CHECK(l.sites[static_cast<std::size_t>(s)].body == (b == 0 ? "world" : mj_id2name(m, mjOBJ_BODY, b)));
+  }
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::site_renamed) == renamed);
+  if (name == std::string("sites.xml")) {  // side, base, lower, tip, upper renamed
+    CHECK(l.site("tip").name == "site:tip");
+    CHECK(l.site("tip_point").name == "tip_point");
+    CHECK(l.model.frame("tip").name == "tip");  // the body keeps its name
+  }
+  double worst_site = 0.0, worst_body = 0.0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Eigen::VectorXd q = treedyn::random_configuration(l.model, seed);
+    set_qpos(l, m, d, q);
+    mj_kinematics(m, d);
+    treedyn::forward_kinematics(l.model, data, q);
+    const auto difference = [](const treedyn::Transform<double>& X, const double* xpos, const double* xmat) {
+      // MuJoCo's xmat (row major) has the frame's axes as columns: X.E = xmatᵀ; xpos = X.r
+      const Eigen::Matrix3d R = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(xmat);
+      return std::max(max_abs(X.E - R.transpose()), max_abs(X.r - Eigen::Map<const Eigen::Vector3d>(xpos)));
+    };
+    for (int s = 0; s < m->nsite; ++s) {
+      const treedyn::Transform<double> X = treedyn::frame_placement(l.model, data, l.site(mj_id2name(m, mjOBJ_SITE, s)));
+      worst_site = std::max(worst_site, difference(X, d->site_xpos + 3 * s, d->site_xmat + 9 * s));
+    }
+    for (int b = 1; b < m->nbody; ++b) {
+      const treedyn::Transform<double> X = treedyn::frame_placement(l.model, data, l.model.frame(mj_id2name(m, mjOBJ_BODY, b)));
+      worst_body = std::max(worst_body, difference(X, d->xpos + 3 * b, d->xmat + 9 * b));
+    }
+  }
+  std::printf("mjcf sites vs MuJoCo, %s (%d sites, %d of whose names are bodies'): worst site placement %.2g, "
+              "body placement %.2g (absolute, lengths under 0.6 m)\n", name, m->nsite, static_cast<int>(renamed), worst_site, worst_body);
+  CHECK(worst_site <= 1e-14);
+  CHECK(worst_body <= 1e-14);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  }
+}
+
 TEST_CASE("mjcf: fixtures MuJoCo diagonalises (fullinertia, rotated geoms) equal it to its eigensolver's accuracy",
           "[mjcf][mujoco]") {
-  for (const char* name : {"arm7.xml", "geoms_combined.xml"}) {
+  // hand.xml: a Menagerie-style hand with fullinertia on its middle links
+  for (const char* name : {"arm7.xml", "geoms_combined.xml", "hand.xml"}) {
     const Differences diff = compare_with_mujoco(mjcf_fixture(name), 5);
     std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g; MuJoCo's diagonalised "
                 "inertias differ from the file's by %.2g\n", name, diff.H, diff.bias, diff.qacc, diff.inertia);
@@ -261,7 +322,8 @@ void check_scalar_load(const std::string& path) {
 }
 
 TEST_CASE("mjcf: float and long double loads agree with the double load to their precision", "[mjcf]") {
-  for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms_combined.xml", "quadruped.xml"}) {
+  for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms_combined.xml", "quadruped.xml",
+                           "hand.xml"}) {
     INFO(name);
     check_scalar_load<float>(mjcf_fixture(name));
     check_scalar_load<long double>(mjcf_fixture(name));

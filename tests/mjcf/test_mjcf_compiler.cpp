@@ -1,21 +1,26 @@
 // treedyn::mjcf::load's `<compiler>` attributes that MuJoCo's own behaviour defines, checked against MuJoCo
-// 2.2.2 itself (Debian libmujoco-dev) rather than against a reading of its documentation:
+// 2.2.2 itself (Debian libmujoco-dev, models passed as text through its in-memory file system) rather than
+// against a reading of its documentation:
 //  - autolimits and limited (docs/mjcf.md#limits): for each combination of autolimits (absent, false,
 //    true), limited (absent, true, false), a range given on the joint, in a default class, or "0 0", and the
 //    joint type, treedyn refuses exactly the models MuJoCo refuses, naming the same joint, and otherwise
 //    marks exactly MuJoCo's jnt_limited joints limited, with MuJoCo's jnt_range.
+//  - the principal moments' A + B >= C (docs/mjcf.md#principal-moments): treedyn refuses exactly the bodies
+//    MuJoCo refuses, naming body b, and both keep the same moments otherwise (balanceinertia: their mean).
 //  - boundmass and boundinertia (docs/mjcf.md#mass-bounds): the bodies of fixtures/bounds.xml against
 //    their masses, centres of mass and inertias worked by hand; its H, bias and qacc against MuJoCo's are
 //    in test_mjcf.cpp with the other fixtures.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
 #include "mjcf/mjcf_test_support.hpp"
@@ -89,18 +94,33 @@ TEST_CASE("mjcf: limited follows autolimits as in MuJoCo 2.2.2 (default false; a
 }
 
 #if TREEDYN_WITH_MUJOCO
+namespace {
+
+/// MJCF text loaded in MuJoCo 2.2.2 without a file: mj_loadXML reads it from a virtual file system held in
+/// memory, so copies of this test running at once share nothing (null and `error` set when it refuses).
+mjModel* load_mujoco(const std::string& xml, char* error, int error_size) {
+  const std::unique_ptr<mjVFS> vfs = std::make_unique<mjVFS>();  // 2 MB of file names: not on the stack
+  mj_defaultVFS(vfs.get());
+  mjModel* m = nullptr;
+  if (mj_makeEmptyFileVFS(vfs.get(), "model.xml", static_cast<int>(xml.size())) == 0) {
+    std::memcpy(vfs->filedata[vfs->nfile - 1], xml.data(), xml.size());
+    m = mj_loadXML("model.xml", vfs.get(), error, error_size);
+  } else {
+    std::snprintf(error, static_cast<std::size_t>(error_size), "mj_makeEmptyFileVFS failed");
+  }
+  mj_deleteVFS(vfs.get());
+  return m;
+}
+
+}  // namespace
+
 TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every autolimits case", "[mjcf][limits][mujoco]") {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "treedyn_test_mjcf_limits.xml";
   int compared = 0;
   for (const LimitsCase& c : limits_cases()) {
     const std::string xml = limits_model(c.compiler, c.defaults, c.joint);
     INFO(xml);
-    {
-      std::ofstream out(file);
-      out << xml;
-    }
     char error[1000] = "";
-    mjModel* m = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+    mjModel* m = load_mujoco(xml, error, sizeof error);
     const std::string e = mjcf_error_of(xml);
     INFO("MuJoCo: " << error << "\ntreedyn: " << e);
     CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
@@ -119,7 +139,6 @@ TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every auto
     mj_deleteModel(m);
     ++compared;
   }
-  std::filesystem::remove(file);
   std::printf("mjcf autolimits: %zu cases, refusals and jnt_limited equal MuJoCo 2.2.2's (%d loaded by both)\n",
               limits_cases().size(), compared);
 }
@@ -133,7 +152,102 @@ Eigen::Matrix3d inertia_about_com(const treedyn::RigidInertia<double>& I, Eigen:
   return I.I.matrix() - I.m * (c.squaredNorm() * Eigen::Matrix3d::Identity() - c * c.transpose());
 }
 
+/// Body b (jointed by `joint`, under a hinged body a) with `<inertial ... inertial>` on line 6; `compiler`
+/// inside `<compiler>`.
+std::string moments_model(const std::string& compiler, const std::string& inertial, const std::string& joint) {
+  return "<mujoco>\n<compiler " + compiler + "/>\n<worldbody>\n<body name=\"a\"><joint name=\"j0\"/><geom size=\"0.1\"/>\n"
+         "<body name=\"b\">" + joint + "\n<inertial pos=\"0 0 0\" mass=\"1\" " + inertial +
+         "/>\n</body>\n</body>\n</worldbody>\n</mujoco>\n";
+}
+
+struct MomentsCase {
+  std::string compiler, inertial, joint;
+  bool refused;  ///< MuJoCo 2.2.2 refuses it (measured; the MuJoCo check below keeps this honest)
+};
+
+const std::vector<MomentsCase>& moments_cases() {
+  const std::string hinge = "<joint name=\"j\"/>";
+  static const std::vector<MomentsCase> cases = {
+      {"", "diaginertia=\"1 2 3\"", hinge, false},                      // A + B = C: allowed
+      {"", "diaginertia=\"1 2 3.0000000000000004\"", hinge, true},      // one ulp over
+      {"", "diaginertia=\"0.1 0.2 0.30000000000000004\"", hinge, false},  // 0.1 + 0.2 rounds to C: allowed
+      {"", "diaginertia=\"0.3 0.4 0.7000001\"", hinge, true},
+      {"", "diaginertia=\"0.01 0.001 0.001\" quat=\"0.9 0.1 0.2 0.3\"", hinge, true},  // any order, rotated
+      {"", "diaginertia=\"0.001 0.001 0.01\"", "", true},               // a jointless body too
+      {"boundinertia=\"0.005\"", "diaginertia=\"0.001 0.001 0.01\"", hinge, false},  // checked after the bounds
+      {"boundinertia=\"0.004\"", "diaginertia=\"0.001 0.001 0.01\"", hinge, true},
+      {"balanceinertia=\"true\"", "diaginertia=\"0.001 0.001 0.01\"", hinge, false},  // averaged instead
+      {"balanceinertia=\"false\"", "diaginertia=\"0.001 0.001 0.01\"", hinge, true},
+      {"", "fullinertia=\"0.001 0.001 0.01 0 0 0\"", hinge, true},
+      {"", "fullinertia=\"1 2 3 0 0 0\"", hinge, false},
+      {"", "fullinertia=\"0.002 0.003 0.004 0.0005 0.0002 0.0001\"", hinge, false},
+  };
+  return cases;
+}
+
 }  // namespace
+
+TEST_CASE("mjcf: principal moments violating A + B >= C are refused as MuJoCo 2.2.2 refuses them", "[mjcf][moments]") {
+  for (const MomentsCase& c : moments_cases()) {
+    const std::string xml = moments_model(c.compiler, c.inertial, c.joint);
+    INFO(xml);
+    const std::string e = mjcf_error_of(xml);
+    CHECK(e.empty() == !c.refused);
+    if (c.refused) {
+      CHECK(e.find("treedyn::mjcf: <string>:6: <inertial>: body 'b': principal moments (") == 0);
+      CHECK(e.find("violate A + B >= C") != std::string::npos);
+    }
+  }
+  // balanceinertia: the mean of the three, about the same centre of mass, reported
+  std::string xml = moments_model("balanceinertia=\"true\"", "diaginertia=\"0.001 0.001 0.01\"", "<joint/>");
+  xml.replace(xml.find("pos=\"0 0 0\" mass"), 11, "pos=\"0.1 0 0\"");
+  const Loaded<double> l = treedyn::mjcf::load<double>(xml);
+  const treedyn::RigidInertia<double>& I = l.model.inertia(l.model.body_index("b"));
+  Eigen::Vector3d c;
+  const Eigen::Matrix3d I_c = inertia_about_com(I, c);
+  CHECK((c - Eigen::Vector3d(0.1, 0, 0)).cwiseAbs().maxCoeff() <= 4 * std::numeric_limits<double>::epsilon());
+  CHECK((I_c - 0.004 * Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 16 * std::numeric_limits<double>::epsilon() * 0.004);
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::inertia_balanced) == 1);
+  CHECK(l.report.count(treedyn::mjcf::Diagnostic::Kind::ignored) == 0);
+  // a body without <inertial> is named by its own element
+  CHECK(mjcf_error_of("<mujoco>\n<compiler inertiafromgeom=\"true\"/>\n<worldbody>\n<body name=\"b\"><joint/>\n"
+                      "<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 3\"/><geom size=\"0.1\"/>\n</body>\n"
+                      "</worldbody>\n</mujoco>").empty());  // inertiafromgeom="true": the sphere's, not the inertial's
+}
+
+#if TREEDYN_WITH_MUJOCO
+TEST_CASE("mjcf: A + B >= C refusals and balanced moments equal MuJoCo 2.2.2's", "[mjcf][moments][mujoco]") {
+  int compared = 0;
+  for (const MomentsCase& c : moments_cases()) {
+    const std::string xml = moments_model(c.compiler, c.inertial, c.joint);
+    INFO(xml);
+    char error[1000] = "";
+    mjModel* m = load_mujoco(xml, error, sizeof error);
+    const std::string e = mjcf_error_of(xml);
+    INFO("MuJoCo: " << error << "\ntreedyn: " << e);
+    CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
+    CHECK((m == nullptr) == !e.empty());
+    if (m == nullptr) {
+      CHECK(std::string(error).find("inertia must satisfy A + B >= C") != std::string::npos);
+      CHECK(std::string(error).find("Object name = b,") != std::string::npos);  // both name body b
+      continue;
+    }
+    // the moments both keep: MuJoCo's body_inertia against the eigenvalues of treedyn's Ī_C
+    const Loaded<double> l = treedyn::mjcf::load<double>(xml);
+    const treedyn::RigidInertia<double>& I = l.model.inertia(l.model.body_index("b"));
+    Eigen::Vector3d com;
+    const Eigen::Matrix3d I_c = inertia_about_com(I, com);
+    Eigen::Vector3d mj(m->body_inertia[6], m->body_inertia[7], m->body_inertia[8]);
+    std::sort(mj.data(), mj.data() + 3);
+    const Eigen::Vector3d td = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I_c).eigenvalues();
+    CHECK((mj - td).cwiseAbs().maxCoeff() <= 1e-6 * mj.maxCoeff());  // MuJoCo's fullinertia eigensolver: ~1e-7
+    mj_deleteModel(m);
+    ++compared;
+  }
+  std::printf("mjcf A + B >= C: %zu cases, refusals equal MuJoCo 2.2.2's (%d loaded by both)\n",
+              moments_cases().size(), compared);
+}
+#endif
 
 TEST_CASE("mjcf: boundmass and boundinertia raise masses and principal moments as MuJoCo 2.2.2 does",
           "[mjcf][bounds]") {

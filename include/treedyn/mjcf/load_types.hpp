@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct Diagnostic {
     mesh_mass_skipped,   ///< a geom whose volume needs its mesh: contributes nothing, never guessed
     mass_bounded,        ///< a body's mass or principal moments raised to `<compiler>` boundmass / boundinertia
     ignored,             ///< an element or attribute read and not used (actuator, sensor, settotalmass, …)
+    site_renamed,        ///< a site named like a body: its frame is `site:<name>` (Loaded::site finds it)
+    inertia_balanced,    ///< principal moments violating A + B ≥ C averaged (`<compiler balanceinertia>`)
   };
   Kind kind = Kind::ignored;
   std::string element;  ///< "body 'name'", "geom 'name'", "equality", …
@@ -37,11 +40,13 @@ struct Diagnostic {
 /// to_string() from detail/load_report.hpp).
 struct LoadReport : treedyn::detail::ReportBase<LoadReport, Diagnostic> {
   /// The report for people, one line each, every line starting with the source: meshes first, then the
-  /// inertias computed from geoms, then the masses raised to the compiler's bounds, then what was ignored.
+  /// inertias computed from geoms, then the masses raised to the compiler's bounds, then the inertias
+  /// balanced, then the sites renamed, then what was ignored.
   [[nodiscard]] std::vector<std::string> lines() const {
     using K = Diagnostic::Kind;
     std::vector<std::string> out;
-    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::mass_bounded, K::ignored})
+    for (const K kind : {K::mesh_mass_skipped, K::inertia_from_geoms, K::mass_bounded, K::inertia_balanced, K::site_renamed,
+                         K::ignored})
       for (const Diagnostic& d : diagnostics)
         if (d.kind == kind) out.push_back(source + ": " + d.element + ": " + d.what);
     return out;
@@ -62,6 +67,14 @@ struct JointInfo {
   Scalar ref = Scalar(0);        ///< qpos0 of a hinge or slide; folded into the tree transform
   Scalar armature = Scalar(0);   ///< added to H's diagonal by MuJoCo, not by treedyn
   Scalar damping = Scalar(0);    ///< −damping · v passive force in MuJoCo, not in treedyn
+};
+
+/// A named MJCF site and the model frame it became (docs/mjcf.md#sites): the frame has the site's name unless a
+/// body has it (MuJoCo's bodies and sites have separate names, treedyn's frames one), then `site:<name>`.
+struct SiteInfo {
+  std::string name;   ///< the MJCF name (MuJoCo's mj_name2id(m, mjOBJ_SITE, name))
+  std::string body;   ///< the MJCF body it is on ("world" for a site of `<worldbody>`)
+  std::string frame;  ///< the model frame: model.frame(frame), frame_placement(model, data, that frame)
 };
 
 /// An MJCF equality constraint (`<equality>`: connect, weld, joint), read and kept beside the model, which
@@ -93,14 +106,24 @@ struct Equality {
   std::array<Scalar, 5> polycoef{};
 };
 
-/// What load() returns: the model, the joint metadata in MuJoCo's joint order, the equality constraints in
-/// the file's order, and the report.
+/// What load() returns: the model, the joint metadata in MuJoCo's joint order, the named sites in MuJoCo's
+/// site order, the equality constraints in the file's order, and the report. A body's frame is
+/// model.frame(its MJCF name); a site's is site(its MJCF name).
 template <class Scalar>
 struct Loaded {
   Model<Scalar> model;
   std::vector<JointInfo<Scalar>> joints;
+  std::vector<SiteInfo> sites;
   std::vector<Equality<Scalar>> equalities;
   LoadReport report;
+
+  /// The model frame of the MJCF site called `mjcf_name` (set-up call; throws std::invalid_argument naming
+  /// it when there is no such site).
+  [[nodiscard]] const Frame<Scalar>& site(const std::string& mjcf_name) const {
+    for (const SiteInfo& s : sites)
+      if (s.name == mjcf_name) return model.frame(s.frame);
+    throw std::invalid_argument("treedyn::mjcf: no site '" + mjcf_name + "'");
+  }
 };
 
 }  // namespace treedyn::mjcf

@@ -15,7 +15,10 @@
 // A body without joints is fixed (merged into its parent by the ModelBuilder, kept as a named frame).
 #pragma once
 
+#include <limits>
 #include <map>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +41,14 @@ struct TreeBuilder {
   int nq = 0, nv = 0;
   std::map<std::string, const tinyxml2::XMLElement*> element_of = {};  // treedyn body name → MJCF element
   Scalar boundmass = Scalar(0), boundinertia = Scalar(0);             // `<compiler>`'s (bounded())
+  /// A named site met in the walk, made a frame by add_sites() once every body name is known.
+  struct PendingSite {
+    const tinyxml2::XMLElement* element;
+    int parent;                 // the treedyn body it is fixed on (no_parent: the world)
+    std::string body;           // its MJCF body ("world" for the world's)
+    Pose<Scalar> placement;     // its pose in that treedyn body
+  };
+  std::vector<PendingSite> pending_sites = {};
 
   /// The default attributes of element e under the inherited class (its own `class` first): those of its
   /// own element type, or of `type` when given (every equality type reads the class's `<equality>`).
@@ -63,8 +74,9 @@ struct TreeBuilder {
     }
   }
 
-  /// `<inertial>`: mass, pos, orientation, diaginertia or fullinertia (the latter in the body frame).
-  MassProperties<Scalar> inertial(const Element& e) {
+  /// `<inertial>`: mass, pos, orientation, diaginertia or fullinertia (the latter in the body frame); `moments`
+  /// gets diaginertia's three numbers as the file gives them (MuJoCo checks those, not a rotated matrix's).
+  MassProperties<Scalar> inertial(const Element& e, std::optional<Vector3<Scalar>>& moments) {
     const Pose<Scalar> P = pose<Scalar>(e, doc.compiler);
     const Scalar m = e.numbers<Scalar>("mass", 1, 1)[0];
     if (m < Scalar(0)) e.fail("negative mass");
@@ -77,17 +89,53 @@ struct TreeBuilder {
     } else {
       const Vector3<Scalar> d = vec3(e.numbers<Scalar>("diaginertia", 3, 3));
       I = P.R * d.asDiagonal() * P.R.transpose();
+      moments = d;
     }
     return MassProperties<Scalar>{m, P.p, I};
   }
 
   /// The body's mass properties in its MJCF frame (`<inertial>`, else its geoms), raised to the compiler's
-  /// boundmass and boundinertia; `local` is the body's pose in its parent's frame (see bounded()).
-  MassProperties<Scalar> body_mass(const std::string& name, const std::string& cls,
+  /// boundmass and boundinertia, its principal moments checked (physical()); `local` is the body's pose in its
+  /// parent's frame (see bounded()), `e` its element.
+  MassProperties<Scalar> body_mass(const tinyxml2::XMLElement* e, const std::string& name, const std::string& cls,
                                    const std::vector<const tinyxml2::XMLElement*>& kids, const Pose<Scalar>& local) {
     bool sourced = true;
-    const MassProperties<Scalar> M = unbounded_mass(name, cls, kids, sourced);  // sets sourced
-    return bounded(name, M, sourced, local);
+    std::optional<Vector3<Scalar>> moments;
+    const tinyxml2::XMLElement* from = e;
+    const MassProperties<Scalar> M = unbounded_mass(name, cls, kids, sourced, moments, from);  // sets the last three
+    return physical(from, name, bounded(name, M, sourced, local), moments);
+  }
+
+  /// MuJoCo 2.2.2's check on every body but the world, after the bounds (measured: docs/mjcf.md#principal-moments):
+  /// principal moments A, B, C with `A + B < C` in any order (exactly, no tolerance) are refused naming the body
+  /// and `from` (its `<inertial>`, else the body), or, under `<compiler balanceinertia="true">`, replaced by
+  /// their mean about the same centre of mass. The moments are diaginertia's numbers raised to boundinertia
+  /// when the file gives them (`moments`), else the eigenvalues of Ī_C in the load's scalar.
+  MassProperties<Scalar> physical(const tinyxml2::XMLElement* from, const std::string& name, MassProperties<Scalar> M,
+                                  const std::optional<Vector3<Scalar>>& moments) {
+    Vector3<Scalar> l;
+    if (moments) {
+      l = *moments;
+      if (boundinertia > Scalar(0))
+        for (int k = 0; k < 3; ++k) l(k) = l(k) < boundinertia ? boundinertia : l(k);
+    } else {
+      l = Eigen::SelfAdjointEigenSolver<Matrix3<Scalar>>(M.I_c, Eigen::EigenvaluesOnly).eigenvalues();
+    }
+    if (!(l(0) + l(1) < l(2) || l(0) + l(2) < l(1) || l(1) + l(2) < l(0))) return M;
+    if (!doc.compiler.balanceinertia) {
+      std::ostringstream text;
+      text.precision(std::numeric_limits<double>::max_digits10);
+      text << "body '" << name << "': principal moments (" << static_cast<double>(l(0)) << ", "
+           << static_cast<double>(l(1)) << ", " << static_cast<double>(l(2))
+           << ") violate A + B >= C (no rigid body has them); MuJoCo 2.2.2 refuses them too; fix the inertia, or "
+              "set <compiler balanceinertia=\"true\"/> to replace them by their mean as MuJoCo does";
+      fail_at(doc.files, from, text.str());
+    }
+    M.I_c = Matrix3<Scalar>::Identity() * ((l(0) + l(1) + l(2)) / Scalar(3));
+    out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::inertia_balanced, "body '" + name + "'",
+                                                "principal moments violated A + B >= C: replaced by their mean "
+                                                "(<compiler balanceinertia>)"});
+    return M;
   }
 
   /// `<compiler boundmass boundinertia>` as MuJoCo 2.2.2 applies them (measured: docs/mjcf.md#mass-bounds):
@@ -123,8 +171,10 @@ struct TreeBuilder {
 
   /// The body's mass properties in its MJCF frame: `<inertial>`, else (inertiafromgeom auto / true) its geoms;
   /// `sourced` false when neither gives any.
+  /// `moments` gets diaginertia's numbers and `from` the `<inertial>` element when the inertia comes from one.
   MassProperties<Scalar> unbounded_mass(const std::string& name, const std::string& cls,
-                                        const std::vector<const tinyxml2::XMLElement*>& kids, bool& sourced) {
+                                        const std::vector<const tinyxml2::XMLElement*>& kids, bool& sourced,
+                                        std::optional<Vector3<Scalar>>& moments, const tinyxml2::XMLElement*& from) {
     const tinyxml2::XMLElement* inertial_element = nullptr;
     std::vector<MassProperties<Scalar>> parts;
     bool mesh = false;
@@ -137,7 +187,10 @@ struct TreeBuilder {
       else if (g.text_or("type", "sphere") == "mesh") mesh = true;
     }
     const std::string& mode = doc.compiler.inertiafromgeom;
-    if (inertial_element != nullptr && mode != "true") return inertial(Element{inertial_element, nullptr, &doc.files});
+    if (inertial_element != nullptr && mode != "true") {
+      from = inertial_element;
+      return inertial(Element{inertial_element, nullptr, &doc.files}, moments);
+    }
     sourced = !parts.empty() && mode != "false";
     if (mode == "false") return MassProperties<Scalar>{};
     const std::string who = "body '" + name + "'";
@@ -157,6 +210,11 @@ struct TreeBuilder {
                                                        Matrix3<Scalar>(O.R * M.I_c * O.R.transpose()));
   }
 
+  /// Site e, fixed on treedyn body `parent` at `placement`, kept for add_sites().
+  void site(const tinyxml2::XMLElement* e, int parent, const std::string& body_name, const Pose<Scalar>& placement) {
+    pending_sites.push_back(PendingSite{e, parent, body_name, placement});
+  }
+  void add_sites();
   void body(const tinyxml2::XMLElement* e, int parent, const Pose<Scalar>& parent_offset, const std::string& cls,
             bool top_level);
   int joints(const std::string& name, const std::string& cls, bool top_level,

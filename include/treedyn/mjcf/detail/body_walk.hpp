@@ -1,8 +1,11 @@
 // The walk over the MJCF body tree (mjcf.hpp, step L4; the placement rules are in detail/body_tree.hpp's
 // header comment and docs/mjcf.md#joints-and-coordinates): bodies in document order (depth first, as
-// MuJoCo numbers them), each body's joints in order, then its sites, then its child bodies.
+// MuJoCo numbers them), each body's joints in order, then its sites, then its child bodies. Sites become
+// frames once every body is in (add_sites): MuJoCo keeps bodies and sites in separate namespaces, treedyn's
+// frames share one, so a site named like a body is named "site:<name>" (docs/mjcf.md#sites).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -108,7 +111,7 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
   for_each_child(doc, e, [&](const tinyxml2::XMLElement* c) { kids.push_back(c); });
   const Pose<Scalar> local = pose<Scalar>(Element{e, nullptr, &doc.files}, doc.compiler);
   const Pose<Scalar> A = parent_offset * local;
-  const MassProperties<Scalar> M = body_mass(name, cls, kids, local);
+  const MassProperties<Scalar> M = body_mass(e, name, cls, kids, local);
   Pose<Scalar> O;
   const std::size_t first_joint = out.joints.size();
   int b = joints(name, cls, top_level, kids, parent, A, M, O);
@@ -124,8 +127,7 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
     const std::string kind = k->Name();
     if (kind == "site") {
       const Element s{k, defaults(k, cls), &doc.files};
-      if (const char* site = k->Attribute("name"))
-        add(k, b, Joint<Scalar>::fixed(), O * pose<Scalar>(s, doc.compiler), RigidInertia<Scalar>::zero(), site);
+      if (k->Attribute("name")) site(k, b, name, O * pose<Scalar>(s, doc.compiler));
     } else if (kind == "body") {
       body(k, b, O, cls, false);
     } else if (kind != "joint" && kind != "freejoint" && kind != "inertial" && kind != "geom" && kind != "camera" &&
@@ -133,6 +135,28 @@ void TreeBuilder<Scalar>::body(const tinyxml2::XMLElement* e, int parent, const 
       out.report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, where(doc.files, k),
                                                   "not read in a body (a later slice)"});
     }
+  }
+}
+
+/// Every named site as a frame, once all bodies are in, in MuJoCo's site order (the world's sites first, then
+/// each body's in body order); a site whose name a body (or a joint's treedyn body) already has becomes
+/// `site:<name>`, reported (docs/mjcf.md#sites). Loaded::sites maps each MJCF site name to its frame.
+template <class Scalar>
+void TreeBuilder<Scalar>::add_sites() {
+  std::stable_partition(pending_sites.begin(), pending_sites.end(),
+                        [](const PendingSite& s) { return s.parent == no_parent; });
+  for (const PendingSite& s : pending_sites) {
+    const std::string name = s.element->Attribute("name");
+    std::string frame = name;
+    if (element_of.count(name) != 0 && std::string(element_of.at(name)->Name()) != "site") {
+      frame = "site:" + name;
+      out.report.diagnostics.push_back(Diagnostic{
+          Diagnostic::Kind::site_renamed, "site '" + name + "'",
+          "named like a body: its frame is '" + frame + "' (MuJoCo's bodies and sites have separate names, "
+          "treedyn's frames one; Loaded::site(\"" + name + "\") finds it)"});
+    }
+    add(s.element, s.parent, Joint<Scalar>::fixed(), s.placement, RigidInertia<Scalar>::zero(), frame);
+    out.sites.push_back(SiteInfo{name, s.body, frame});
   }
 }
 

@@ -106,8 +106,8 @@ inline void read_default(Document& doc, const tinyxml2::XMLElement* e, const Def
   for (const tinyxml2::XMLElement* n : nested) read_default(doc, n, table);
 }
 
-/// `<compiler>`: angle, eulerseq, autolimits, inertiafromgeom, boundmass, boundinertia read; coordinate="global"
-/// refused; the other attributes that change masses (settotalmass, balanceinertia) reported ignored.
+/// `<compiler>`: angle, eulerseq, autolimits, inertiafromgeom, boundmass, boundinertia, balanceinertia read;
+/// coordinate="global" refused; settotalmass reported ignored.
 inline void read_compiler(Document& doc, const tinyxml2::XMLElement* x, LoadReport& report) {
   const Element e{x, nullptr, &doc.files};
   Compiler& c = doc.compiler;
@@ -118,10 +118,10 @@ inline void read_compiler(Document& doc, const tinyxml2::XMLElement* x, LoadRepo
   if (e.text_or("coordinate", "local") != "local") e.fail("coordinate=\"global\" is not read (local only)");
   if (e.has("boundmass")) doc.boundmass = x;
   if (e.has("boundinertia")) doc.boundinertia = x;
-  for (const char* name : {"settotalmass", "balanceinertia"})
-    if (e.has(name))
-      report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, "compiler",
-                                              std::string(name) + " is not applied yet: masses are as in the file"});
+  c.balanceinertia = e.keyword_or("balanceinertia", {"true", "false"}, c.balanceinertia ? "true" : "false") == "true";
+  if (e.has("settotalmass"))
+    report.diagnostics.push_back(Diagnostic{Diagnostic::Kind::ignored, "compiler",
+                                            "settotalmass is not applied yet: masses are as in the file"});
 }
 
 /// L1–L2: the document of `text` (from `file`), its compiler, option, defaults and worldbody elements.

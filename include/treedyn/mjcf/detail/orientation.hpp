@@ -29,6 +29,7 @@ struct Compiler {
   std::string eulerseq = "xyz";
   std::string inertiafromgeom = "auto";  ///< auto, true, false
   bool autolimits = false;       ///< MuJoCo 2.2.2's default (measured: docs/mjcf.md#limits)
+  bool balanceinertia = false;   ///< average principal moments that violate A + B ≥ C instead of refusing them
   std::string directory;         ///< where `<include file>` paths start
 };
 

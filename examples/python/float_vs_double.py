@@ -29,10 +29,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def models():
     for r in (0.1, 0.05, 0.01, 0.005, 0.002, 0.001, 5e-4, 2e-4, 1e-4):
         yield f"table1 r={r:g}", treedyn.robots.two_link(1.0 - r, 1.0 - r, r, r, 0.1, dtype=np.float32)
-    for name in ("arm7", "puma560", "chain30", "humanoid30"):
+    for name in ("arm7", "puma560", "chain30", "humanoid30", "quadruped12"):
         path = os.path.join(HERE, "..", "robots", name + ".urdf")
         if treedyn.has_urdf and os.path.exists(path):
-            yield name, treedyn.load_urdf(path, floating_base=(name == "humanoid30"), dtype=np.float32)[0]
+            floating = name in ("humanoid30", "quadruped12")
+            yield name, treedyn.load_urdf(path, floating_base=floating, dtype=np.float32)[0]
 
 
 def energy_norm(H, x):

@@ -139,3 +139,46 @@ TEST_CASE("drift correction: the NMC/OS pendulum's hinges and floor contacts sta
   CHECK(penetration_all[1] < penetration_all[0]);
   CHECK(penetration_all[1] <= 1e-3);
 }
+
+TEST_CASE("drift correction: over 30 s the NMC/OS pendulum's penetration and hinge error stay bounded, not growing",
+          "[contact][drift][pendulum][long]") {
+  // docs/contact.md#drift-correction: the error left after a step is (1 − β) times the one before plus one step's
+  // drift, so it stays below correction_slop + (drift per step)/β for as long as the run lasts. Here: the largest
+  // penetration and hinge error over the last 20 s are no larger than over seconds 2–10 (they do not grow with
+  // time; the impacts of the first seconds set the largest values) and within the 4 s case's bounds above.
+  const robots::SpherePendulum<double> p(3);
+  const double dt = 1e-3;
+  const int steps = 30000;
+  Data<double> data(p.nmc);
+  ContactStepWorkspace<double, Dynamic> ws(p.nmc, p.nmc_geometry.max_contacts(), 4, p.hinges);
+  std::vector<Contact<double>> contacts;
+  contacts.reserve(static_cast<std::size_t>(p.nmc_geometry.max_contacts()));
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(p.nmc.nv());
+  Eigen::VectorXd q = p.nmc_q, v = p.nmc_v;
+  double early_penetration = 0.0, late_penetration = 0.0, early_hinge = 0.0, late_hinge = 0.0;
+  for (int step = 0; step < steps; ++step) {
+    forward_kinematics(p.nmc, data, q);
+    detect_contacts(p.nmc, data, p.nmc_geometry, contacts, 5e-3, {0.5, 0.7, 4});
+    const bool early = step >= 2000 && step < 10000, late = step >= steps - 20000;
+    for (const Contact<double>& c : contacts) {
+      if (early) early_penetration = std::max(early_penetration, -c.distance);
+      if (late) late_penetration = std::max(late_penetration, -c.distance);
+    }
+    for (const BilateralConstraint<double>& h : p.hinges) {
+      const Transform<double> Fa = h.frame_a * data.X_world[h.body_a];
+      const Transform<double> Fb = h.body_b == world ? h.frame_b : h.frame_b * data.X_world[h.body_b];
+      if (early) early_hinge = std::max(early_hinge, (Fa.r - Fb.r).norm());
+      if (late) late_hinge = std::max(late_hinge, (Fa.r - Fb.r).norm());
+    }
+    REQUIRE(contact_step(p.nmc, data, ws, q, v, tau, contacts, dt).ok());
+    REQUIRE(ws.correction_status().ok());
+    q = ws.q_next;
+    v = ws.v_next;
+  }
+  INFO("seconds 2-10: penetration " << early_penetration << " m, hinge error " << early_hinge
+                                    << " m; last 20 s: " << late_penetration << " m, " << late_hinge << " m");
+  CHECK(late_penetration <= std::max(early_penetration, ws.correction_slop));
+  CHECK(late_hinge <= std::max(early_hinge, ws.correction_slop));
+  CHECK(late_penetration <= 1e-3);
+  CHECK(late_hinge <= 1e-4);
+}

@@ -142,8 +142,9 @@ TEST_CASE("drift correction: the NMC/OS pendulum's hinges and floor contacts sta
 
 TEST_CASE("drift correction: over 30 s the NMC/OS pendulum's penetration and hinge error stay bounded, not growing",
           "[contact][drift][pendulum][long]") {
-  // docs/contact.md#drift-correction: the error left after a step is (1 − β) times the one before plus one step's
-  // drift, so it stays below correction_slop + (drift per step)/β for as long as the run lasts. Here: the largest
+  // The bound of docs/contact.md#drift-correction (the error left after a step is (1 − β) times the one before
+  // plus one step's drift, so it stays below correction_slop + (drift per step)/β for as long as the run lasts).
+  // Here: the largest
   // penetration and hinge error over the last 20 s are no larger than over seconds 2–10 (they do not grow with
   // time; the impacts of the first seconds set the largest values) and within the 4 s case's bounds above.
   const robots::SpherePendulum<double> p(3);

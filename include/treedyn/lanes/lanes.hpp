@@ -1,5 +1,5 @@
 // treedyn::Lanes<T, W>: W states of the scalar T in one value, so that a kernel instantiated on it
-// evaluates W states at once in SIMD lanes (issue 43; docs/lanes.md#what-exists).
+// evaluates W states at once in SIMD lanes (docs/lanes.md#what-exists).
 //
 // Optional: this header is not part of the umbrella include (treedyn.hpp); include it yourself. It needs
 // `<experimental/simd>` (libstdc++ 11 or later, C++17) and nothing else.

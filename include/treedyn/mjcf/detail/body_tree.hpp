@@ -124,9 +124,8 @@ struct TreeBuilder {
     if (!(l(0) + l(1) < l(2) || l(0) + l(2) < l(1) || l(1) + l(2) < l(0))) return M;
     if (!doc.compiler.balanceinertia) {
       std::ostringstream text;
-      text.precision(std::numeric_limits<double>::max_digits10);
-      text << "body '" << name << "': principal moments (" << static_cast<double>(l(0)) << ", "
-           << static_cast<double>(l(1)) << ", " << static_cast<double>(l(2))
+      text.precision(std::numeric_limits<Scalar>::max_digits10);  // the moments as loaded, every digit
+      text << "body '" << name << "': principal moments (" << l(0) << ", " << l(1) << ", " << l(2)
            << ") violate A + B >= C (no rigid body has them); MuJoCo 2.2.2 refuses them too; fix the inertia, or "
               "set <compiler balanceinertia=\"true\"/> to replace them by their mean as MuJoCo does";
       fail_at(doc.files, from, text.str());

@@ -112,6 +112,18 @@ mjModel* load_mujoco(const std::string& xml, char* error, int error_size) {
   return m;
 }
 
+/// The model through MuJoCo and treedyn: checks that both refuse it or both load it, and that they do as
+/// `refused` (a case table's entry: MuJoCo's behaviour) says. Returns MuJoCo's model (the caller deletes it;
+/// nullptr: refused, MuJoCo's message in `error`).
+mjModel* load_both(const std::string& xml, bool refused, char* error, int size) {
+  mjModel* m = load_mujoco(xml, error, size);
+  const std::string e = mjcf_error_of(xml);
+  INFO("MuJoCo: " << error << "\ntreedyn: " << e);
+  CHECK((m == nullptr) == refused);
+  CHECK((m == nullptr) == !e.empty());
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every autolimits case", "[mjcf][limits][mujoco]") {
@@ -120,11 +132,7 @@ TEST_CASE("mjcf: limited, range and refusals equal MuJoCo 2.2.2's for every auto
     const std::string xml = limits_model(c.compiler, c.defaults, c.joint);
     INFO(xml);
     char error[1000] = "";
-    mjModel* m = load_mujoco(xml, error, sizeof error);
-    const std::string e = mjcf_error_of(xml);
-    INFO("MuJoCo: " << error << "\ntreedyn: " << e);
-    CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
-    CHECK((m == nullptr) == !e.empty());
+    mjModel* m = load_both(xml, c.refused, error, sizeof error);
     if (m == nullptr) {
       CHECK(std::string(error).find("Object name = j,") != std::string::npos);  // both name the joint
       continue;
@@ -222,11 +230,7 @@ TEST_CASE("mjcf: A + B >= C refusals and balanced moments equal MuJoCo 2.2.2's",
     const std::string xml = moments_model(c.compiler, c.inertial, c.joint);
     INFO(xml);
     char error[1000] = "";
-    mjModel* m = load_mujoco(xml, error, sizeof error);
-    const std::string e = mjcf_error_of(xml);
-    INFO("MuJoCo: " << error << "\ntreedyn: " << e);
-    CHECK((m == nullptr) == c.refused);  // the table above is MuJoCo's behaviour
-    CHECK((m == nullptr) == !e.empty());
+    mjModel* m = load_both(xml, c.refused, error, sizeof error);
     if (m == nullptr) {
       CHECK(std::string(error).find("inertia must satisfy A + B >= C") != std::string::npos);
       CHECK(std::string(error).find("Object name = b,") != std::string::npos);  // both name body b

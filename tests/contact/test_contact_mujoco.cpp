@@ -142,7 +142,7 @@ Vector3<T> slip(const State& s, T r) { return s.v + s.w.cross(Vector3<T>(0, 0, -
 }  // namespace
 
 TEST_CASE("against MuJoCo 2.2.2: a sphere sliding, with and without spin, starts rolling when and as Coulomb says",
-          "[contact][mujoco]") {
+          "[contact][mujoco][slow]") {
   // Analytic: the slip u of the contact point decelerates along its own direction at (1 + m r²/I) μ g = 3.5 μ g
   // (a solid sphere), so the ball rolls from t = 2|u₀|/(7 μ g) on, with v = v₀ − μ g t_roll û₀, and the centre's
   // path until then is a parabola (straight without side spin).
@@ -215,7 +215,7 @@ TEST_CASE("against MuJoCo 2.2.2: a sphere sliding, with and without spin, starts
 }
 
 TEST_CASE("against MuJoCo 2.2.2: a cube on a slope sticks below tan(theta) = mu and slides with g(sin - mu cos) above",
-          "[contact][mujoco]") {
+          "[contact][mujoco][slow]") {
   // The slope is the floor with gravity tilted by θ (in x, or at 30° to x in the plane: not a pyramid edge).
   const T a = 0.1, mu = 0.5, I = 2.0 / 3.0 * a * a;
   const std::string box = "<geom type=\"box\" size=\"" + std::to_string(a) + " " + std::to_string(a) + " " +

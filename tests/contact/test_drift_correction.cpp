@@ -141,7 +141,7 @@ TEST_CASE("drift correction: the NMC/OS pendulum's hinges and floor contacts sta
 }
 
 TEST_CASE("drift correction: over 30 s the NMC/OS pendulum's penetration and hinge error stay bounded, not growing",
-          "[contact][drift][pendulum][long]") {
+          "[contact][drift][pendulum][long][slow]") {
   // The bound of docs/contact.md#drift-correction (the error left after a step is (1 − β) times the one before
   // plus one step's drift, so it stays below correction_slop + (drift per step)/β for as long as the run lasts).
   // Here: the largest

@@ -335,7 +335,7 @@ double rk4_energy_drift(const Model<double>& m, const State<double>& s, double h
 // h = 0.01, 0.005, 0.0025, 0.00125: every ratio is at least 4/1.5 (the method converges, order ≥ 2), and the
 // last ratio is 16 (±40 %) when every joint has one DoF, between 4/1.5 and 16·1.4 otherwise (measured over
 // these cases: 14.2–16.2, and 3.1–4.0). In double: float's round-off would hide the smaller steps' errors.
-TEST_CASE("energy: an unforced simulation (aba, RK4) conserves T + V to the integrator's order", "[centroidal][energy]") {
+TEST_CASE("energy: an unforced simulation (aba, RK4) conserves T + V to the integrator's order", "[centroidal][energy][slow]") {
   for_each_robot_state<double>(30, 4700u, [](const RobotCase<double>& c, const State<double>& s) {
     bool vector_space = true;
     for (int i = 0; i < c.model.nbodies(); ++i) vector_space = vector_space && c.model.motion_subspaces()[i].cols() == 1;

@@ -38,7 +38,7 @@ template <class Scalar, int N>
 void centroidal_map_given_placements(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
   using V3 = Vector3<Scalar>;
   for (int i = 0; i < model.nbodies(); ++i)                                                 // G2
-    data.IC_world[i] = rotated_inertia<true>(data.X_world[i].E, model.inertia(i));
+    rotated_inertia_into<true>(data.X_world[i].E, model.inertia(i), data.IC_world[i]);
   for (const int i : model.inward_order()) {                                                // G3
     const int p = model.parent(i);
     if (p == no_parent) continue;

@@ -63,14 +63,11 @@ ComFromRoot<Scalar> com_from_subtrees(const Model<Scalar, N>& model, Data<Scalar
 }
 
 /// o_i − o_λ(i) along the world axes, E_λ(i)ᵀ r_i (r_i = data.Xup[i].r, λ(i) = p), from neighbouring bodies only.
-/// Written out: as rotate<true>, GCC 12 left the Eigen assignment out of line in these per-body loops, a call and
-/// a reload per body (perf, docs/centroidal.md#speed-beside-pinocchio). Same products and sums.
+/// Written out in every scalar: in double, GCC 12 left rotate's Eigen product out of line in these per-body loops,
+/// a call and a reload per body (perf, docs/centroidal.md#speed-beside-pinocchio).
 template <class Scalar, int N>
 Vector3<Scalar> joint_offset_world(const Data<Scalar, N>& data, int i, int p) noexcept {
-  const Matrix3<Scalar>& E = data.X_world[p].E;
-  const Vector3<Scalar>& r = data.Xup[i].r;
-  return Vector3<Scalar>(E(0, 0) * r(0) + E(1, 0) * r(1) + E(2, 0) * r(2), E(0, 1) * r(0) + E(1, 1) * r(1) + E(2, 1) * r(2),
-                         E(0, 2) * r(0) + E(1, 2) * r(1) + E(2, 2) * r(2));
+  return rotate_written_out<true>(data.X_world[p].E, data.Xup[i].r);
 }
 
 /// M2–M3 from data.X_world and data.Xup: subtree masses, first moments and centres of mass, then M and c

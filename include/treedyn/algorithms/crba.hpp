@@ -82,7 +82,7 @@ const PackedVector<Scalar, N>& crba(const Model<Scalar, N>& model, Data<Scalar, 
       R = detail::rotate<false>(X.E, data.R_root[p]);
       data.o_parent[i] = detail::rotate<true>(data.R_root[p], X.r);
     }
-    data.IC[i] = detail::rotated_inertia<true>(R, model.inertia(i));
+    detail::rotated_inertia_into<true>(R, model.inertia(i), data.IC[i]);
     // S_i^r = R_iᵀ S_i, written half by half into S_root (a 6-vector temporary copied in would be reloaded
     // as straddling SIMD packets: a store-forwarding stall, see rnea.hpp)
     for (int c = 0; c < S_i.cols(); ++c) {

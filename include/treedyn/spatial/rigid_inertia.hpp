@@ -138,6 +138,15 @@ template <bool Transposed, class Scalar>
 inline RigidInertia<Scalar> rotated_inertia(const Matrix3<Scalar>& E, const RigidInertia<Scalar>& I) noexcept {
   return RigidInertia<Scalar>{I.m, rotate<Transposed>(E, I.h), I.I.template rotated<Transposed>(E)};
 }
+
+/// rotated_inertia written into `out` field by field (out must not be I): per-body loops (crba, ccrba) assign
+/// it to a Data member, where copying the returned temporary stalled on store forwarding (perf).
+template <bool Transposed, class Scalar>
+inline void rotated_inertia_into(const Matrix3<Scalar>& E, const RigidInertia<Scalar>& I, RigidInertia<Scalar>& out) noexcept {
+  out.m = I.m;
+  out.h = rotate<Transposed>(E, I.h);
+  I.I.template rotated_into<Transposed>(E, out.I);
+}
 }  // namespace detail
 
 /// ^B X*_A I_A ^A X_B: a rigid inertia from A coordinates to B coordinates, X = ^B X_A = (E, r).

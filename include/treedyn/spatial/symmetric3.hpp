@@ -108,21 +108,37 @@ struct Symmetric3 {
   /// E S Eᵀ (Transposed = false) or Eᵀ S E (Transposed = true), reading E in place.
   template <bool Transposed>
   Symmetric3 rotated(const Matrix3<Scalar>& E) const noexcept {
-    return congruence_by([&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); });
+    Symmetric3 out;
+    rotated_into<Transposed>(E, out);
+    return out;
+  }
+
+  /// rotated, written into `out` entry by entry (out must not be *this): a per-body loop that assigns a
+  /// returned Symmetric3 to a member copies it with wide loads of a stack object just written in narrow
+  /// pieces, a store-forwarding stall (docs/design-notes.md#rotations-written-out-except-in-double).
+  template <bool Transposed>
+  void rotated_into(const Matrix3<Scalar>& E, Symmetric3& out) const noexcept {
+    congruence_into([&E](int i, int j) -> const Scalar& { return Transposed ? E(j, i) : E(i, j); }, out);
   }
 
   /// The same for E given entry by entry: E(i, j) returns entry (i, j) (e.g. a rotation read transposed in place).
   template <class Entries>
   Symmetric3 congruence_by(const Entries& E) const noexcept {
+    Symmetric3 out;
+    congruence_into(E, out);
+    return out;
+  }
+
+  /// congruence_by into `out` (out must not be *this).
+  template <class Entries>
+  void congruence_into(const Entries& E, Symmetric3& out) const noexcept {
     const Symmetric3& S = *this;
     Scalar F[3][3];  // F = E S: F(i, k) = Σ_j S(k, j) E(i, j), S symmetric
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 3; ++k) F[i][k] = S(k, 0) * E(i, 0) + S(k, 1) * E(i, 1) + S(k, 2) * E(i, 2);
-    Symmetric3 out;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j <= i; ++j)
         out.data(i * (i + 1) / 2 + j) = F[i][0] * E(j, 0) + F[i][1] * E(j, 1) + F[i][2] * E(j, 2);
-    return out;
   }
 
   Symmetric3 operator+(const Symmetric3& other) const noexcept { return Symmetric3{data + other.data}; }

@@ -63,18 +63,39 @@ inline constexpr bool is_spatial_block =
     (Derived::RowsAtCompileTime == 6 || Derived::RowsAtCompileTime == Eigen::Dynamic) &&
     std::is_same<typename Derived::Scalar, Scalar>::value;
 
+/// E a (Transposed = false) or Eᵀ a (Transposed = true), written out coefficient by coefficient, each a
+/// left-to-right sum of three products: no Eigen expression, no call (rotate's float path, and the per-body
+/// loops where GCC 12 left even double's Eigen product out of line: center_of_mass.hpp's joint_offset_world).
+template <bool Transposed, class Scalar, int Cols>
+inline Eigen::Matrix<Scalar, 3, Cols> rotate_written_out(const Matrix3<Scalar>& E, const Eigen::Matrix<Scalar, 3, Cols>& a) noexcept {
+  Eigen::Matrix<Scalar, 3, Cols> out;  // a 3-vector (Cols = 1) or each column of a 3x3 (Cols = 3)
+  for (int j = 0; j < Cols; ++j)
+    for (int k = 0; k < 3; ++k) {
+      if constexpr (Transposed) out(k, j) = E(0, k) * a(0, j) + E(1, k) * a(1, j) + E(2, k) * a(2, j);
+      else out(k, j) = E(k, 0) * a(0, j) + E(k, 1) * a(1, j) + E(k, 2) * a(2, j);
+    }
+  return out;
+}
+
 /// 3-vector kernels on concrete types: E a (Transposed = false) or Eᵀ a (Transposed = true) for a 3x3 E and
 /// a 3-vector or 3x3 a, and the cross product a × b. The spatial operators and the algorithms'
 /// per-body steps are composed of these, so that each Eigen product inside is instantiated once per scalar
 /// type, where a composed expression at a call site (E * (v − r.cross(w)), …) instantiates its own family
 /// of expression types at every call (compile time; docs/design-notes.md#kernels-written-once-per-scalar-compile-time).
-/// Same arithmetic as the expressions.
+/// Same arithmetic as the expressions. In double, Eigen's product (its two-lane packets vectorize a 3-vector);
+/// in every other scalar, rotate_written_out: Eigen has no packet narrow enough for a float 3-vector, and
+/// GCC 12 left its scalar loop out of line, its result stored in 4-byte pieces and reloaded in 8 by the
+/// caller, a store-forwarding stall per rotation (docs/design-notes.md#rotations-written-out-except-in-double).
 template <bool Transposed, class Scalar, int Cols>
 inline Eigen::Matrix<Scalar, 3, Cols> rotate(const Matrix3<Scalar>& E, const Eigen::Matrix<Scalar, 3, Cols>& a) noexcept {
-  Eigen::Matrix<Scalar, 3, Cols> out;  // a 3-vector (Cols = 1) or each column of a 3x3 (Cols = 3)
-  if constexpr (Transposed) out.noalias() = E.transpose() * a;
-  else out.noalias() = E * a;
-  return out;
+  if constexpr (std::is_same<Scalar, double>::value) {
+    Eigen::Matrix<Scalar, 3, Cols> out;
+    if constexpr (Transposed) out.noalias() = E.transpose() * a;
+    else out.noalias() = E * a;
+    return out;
+  } else {
+    return rotate_written_out<Transposed>(E, a);
+  }
 }
 
 template <class Scalar>

@@ -91,7 +91,7 @@ TEST_CASE("drift correction: a hinge's position error, rows as the header define
 }
 
 TEST_CASE("drift correction: the NMC/OS pendulum's hinges and floor contacts stay closed over 4 s",
-          "[contact][drift][pendulum]") {
+          "[contact][drift][pendulum][slow]") {
   const robots::SpherePendulum<double> p(3);
   const double dt = 1e-3;
   const int steps = 4000;

@@ -178,7 +178,7 @@ TEMPLATE_TEST_CASE("coulomb_gauss_seidel: coupled random problems converge to Co
 
 TEMPLATE_TEST_CASE("exact cone: a box on a slope sticks below atan(mu) and slides with g(sin - mu cos) in every "
                    "direction of the pyramid's edges",
-                   "[contact][exact_cone]", TREEDYN_TEST_SCALARS) {
+                   "[contact][exact_cone][slow]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T a = T(0.1), mu = T(0.5), g = T(9.81), dt = T(1e-3);
   const int steps = 100;

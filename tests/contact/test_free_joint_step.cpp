@@ -47,7 +47,7 @@ T kinetic_energy(T m, const detail::non_deduced<Vector3<T>>& I, const VectorX<T>
 }  // namespace
 
 TEMPLATE_TEST_CASE("a torque-free spin keeps |w|, |v|, kinetic energy and linear momentum for 1e5 steps",
-                   "[contact][contact_step][free_joint]", TREEDYN_TEST_SCALARS) {
+                   "[contact][contact_step][free_joint][slow]", TREEDYN_TEST_SCALARS) {
   using T = TestType;
   const T m = T(2);
   const Vector3<T> zero = Vector3<T>::Zero();

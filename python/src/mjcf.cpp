@@ -1,4 +1,5 @@
 // treedyn Python module: MJCF loading (treedyn.load_mjcf), when the mjcf component (tinyxml2) is built.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,7 @@ void bind_mjcf(py::module_& m) {
   m.attr("has_mjcf") = true;
   m.def(
       "load_mjcf",
-      [](const py::object& path_or_xml, const py::object& dtype, bool equalities) -> py::tuple {
+      [](const py::object& path_or_xml, const py::object& dtype, bool equalities, bool sites) -> py::tuple {
         std::string source;
         bool is_path = !py::isinstance<py::str>(path_or_xml);
         if (is_path) source = py::module_::import("os").attr("fsdecode")(path_or_xml).cast<std::string>();
@@ -89,14 +90,36 @@ void bind_mjcf(py::module_& m) {
           d["damping"] = j.damping;
           joints.append(d);
         }
-        if (!equalities) return py::make_tuple(wrap_model(loaded.model, dtype), report, joints);
-        py::list records;
-        for (const mjcf::Equality<double>& e : loaded.equalities) records.append(equality_dict(e));
-        return py::make_tuple(wrap_model(loaded.model, dtype), report, joints, records);
+        py::list result;
+        result.append(wrap_model(loaded.model, dtype));
+        result.append(report);
+        result.append(joints);
+        if (equalities) {
+          py::list records;
+          for (const mjcf::Equality<double>& e : loaded.equalities) records.append(equality_dict(e));
+          result.append(records);
+        }
+        if (sites) {
+          const auto& frames = loaded.model.frames();
+          py::list records;
+          for (const mjcf::SiteInfo& site : loaded.sites) {
+            py::dict d;
+            d["name"] = site.name;
+            d["body"] = site.body;
+            d["frame"] = site.frame;
+            const auto at = std::find_if(frames.begin(), frames.end(),
+                                         [&](const Frame<double>& f) { return f.name == site.frame; });
+            d["frame_index"] = static_cast<int>(at - frames.begin());
+            records.append(d);
+          }
+          result.append(records);
+        }
+        return py::tuple(result);
       },
       py::arg("path_or_xml"), py::kw_only(), py::arg("dtype") = py::dtype::of<double>(), py::arg("equalities") = false,
-      "load_mjcf(path_or_xml, *, dtype=numpy.float64, equalities=False) -> (model, report, joints), or\n"
-      "(model, report, joints, equalities)\n\n"
+      py::arg("sites") = false,
+      "load_mjcf(path_or_xml, *, dtype=numpy.float64, equalities=False, sites=False) -> (model, report, joints),\n"
+      "with equalities and then sites appended when asked for: (model, report, joints, equalities, sites)\n\n"
       "A model from a MuJoCo MJCF file (a str path or an os.PathLike such as pathlib.Path), or from MJCF text\n"
       "(a str whose first non-blank character is '<'). q and v are MuJoCo's qpos and qvel in its joint order,\n"
       "with quaternions stored (x, y, z, w) and a free joint's velocity [w_body; v_body] (docs/mjcf.md).\n"
@@ -107,7 +130,10 @@ void bind_mjcf(py::module_& m) {
       "(dicts: 'name', 'body' (the model body it is fixed on, -1 for the world), 'rotation', 'translation' of\n"
       "^frame X_body) and 'anchor'; weld: 'relpose_given', 'relpose_position', 'relpose_quaternion' (x, y, z, w),\n"
       "'torquescale'; joint: 'joint1', 'joint2' (indices into joints, -1 when omitted) and 'polycoef'. The tree\n"
-      "model does not enforce them. A refused file raises ValueError naming the file, the line and the element.\n"
+      "model does not enforce them. sites=True adds every <site> in MuJoCo's site order, one dict each: 'name'\n"
+      "(the MJCF name), 'body' (its MJCF body, 'world' for a site of <worldbody>), 'frame' (the model frame that\n"
+      "is the site: its name, or 'site:<name>' when a body has the name) and 'frame_index' (its index in\n"
+      "model.frame_names); frame_placement(model, q, site['frame']) places it. A refused file raises ValueError naming the file, the line and the element.\n"
       "For float32 the float64 model is loaded, then cast once.");
 #else
   m.attr("has_mjcf") = false;

@@ -73,3 +73,42 @@ def test_equalities_are_returned_on_request_with_the_fixture_numbers():
     assert j1["polycoef"] == (0.01, 0.5, 0.2, 0.0, 0.0)
     assert joints[j2["joint1"]]["name"] == "a3" and j2["joint2"] == -1 and not j2["active"]
     assert "body1" not in j1 and "joint1" not in c1
+
+
+def test_sites_are_returned_on_request_in_mujoco_order_with_their_frames():
+    """sites.xml's ten sites in MuJoCo's site order (world first, then body by body; checked against MuJoCo
+    2.2.2's site ids in tests/mjcf/test_mjcf.cpp), each with its MJCF body and its model frame: the five named
+    like bodies are 'site:<name>'; placed where the file puts them."""
+    assert len(treedyn.load_mjcf(FIXTURES / "sites.xml", equalities=True)) == 4
+    model, _, _, sites = treedyn.load_mjcf(FIXTURES / "sites.xml", sites=True)
+    assert [(s["name"], s["body"]) for s in sites] == [
+        ("side", "world"), ("world_mark", "world"), ("base", "base"), ("lower", "base"), ("tip", "upper"),
+        ("elbow_mark", "upper"), ("tip_end", "tip"), ("tip_point", "tip"), ("side_mark", "side"), ("upper", "side")]
+    renamed = {"side", "base", "lower", "tip", "upper"}
+    names = model.frame_names
+    for s in sites:
+        assert s["frame"] == ("site:" + s["name"] if s["name"] in renamed else s["name"])
+        assert names[s["frame_index"]] == s["frame"]
+    by_name = {s["name"]: s for s in sites}
+    q = treedyn.random_configuration(model, 5)
+    _, p = treedyn.frame_placement(model, q, by_name["world_mark"]["frame"])
+    np.testing.assert_array_equal(p, [-0.2, 0.0, 0.05])
+    # tip_end is 0.01 m along the x axis of body "tip" (no rotation of its own)
+    R_tip, p_tip = treedyn.frame_placement(model, q, "tip")
+    R_end, p_end = treedyn.frame_placement(model, q, by_name["tip_end"]["frame"])
+    np.testing.assert_allclose(p_end, p_tip + R_tip @ [0.01, 0.0, 0.0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(R_end, R_tip, rtol=0, atol=1e-15)
+    # with equalities too: (model, report, joints, equalities, sites)
+    model, _, _, eqs, sites2 = treedyn.load_mjcf(FIXTURES / "sites.xml", equalities=True, sites=True)
+    assert eqs == [] and [s["name"] for s in sites2] == [s["name"] for s in sites]
+
+
+@pytest.mark.parametrize("name", ["humanoid30", "chain30", "puma560"])
+def test_builtin_robot_from_generated_mjcf_has_the_builtin_h(name):
+    """examples/robots/<name>.xml, generated from the C++ robot, gives its H (tests/mjcf/test_mjcf.cpp: bias, q̈,
+    the URDF and MuJoCo too)."""
+    model, _, _ = treedyn.load_mjcf(ROOT / "examples" / "robots" / (name + ".xml"))
+    builtin = getattr(treedyn.robots, name)(np.float64)
+    q = treedyn.random_configuration(builtin, 7)
+    H, H_builtin = treedyn.crba(model, q), treedyn.crba(builtin, q)
+    np.testing.assert_allclose(H, H_builtin, rtol=0, atol=1e-14 * np.abs(H_builtin).max())

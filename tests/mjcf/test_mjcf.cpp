@@ -32,7 +32,7 @@
 #include "mjcf/mjcf_test_support.hpp"
 #include "treedyn/mjcf.hpp"
 #include "treedyn/model/configuration.hpp"
-#include "treedyn/robots/arm7.hpp"
+#include "treedyn/robots/robots.hpp"
 
 #if TREEDYN_WITH_MUJOCO
 #include <mujoco/mujoco.h>
@@ -50,6 +50,9 @@ using treedyn::test::mjcf_error_of;
 using treedyn::test::mjcf_fixture;
 
 double max_abs(const Eigen::MatrixXd& m) { return m.size() == 0 ? 0.0 : m.cwiseAbs().maxCoeff(); }
+
+/// The path of a built-in robot's generated file, examples/robots/`name`.
+std::string robot_file(const std::string& name) { return std::string(TREEDYN_MJCF_ROBOTS_DIR) + "/" + name; }
 
 }  // namespace
 
@@ -214,19 +217,37 @@ Differences compare_with_mujoco(const std::string& path, int states) {
 
 #if TREEDYN_WITH_MUJOCO
 TEST_CASE("mjcf: H, bias and qacc equal MuJoCo's at random states", "[mjcf][mujoco]") {
-  // fixtures whose inertias MuJoCo stores exactly (given diagonal, or one aligned geom per body), and the
-  // Menagerie-style humanoid, whose several geoms per body MuJoCo diagonalises to rounding (measured 8e-16)
+  // fixtures whose inertias MuJoCo stores exactly (given diagonal, or one aligned geom per body), the
+  // Menagerie-style humanoid, whose several geoms per body MuJoCo diagonalises to rounding (measured 8e-16),
+  // and the built-in floating-base robots generated with principal-axis inertials (examples/robots/*.xml)
+  std::vector<std::string> paths = {robot_file("humanoid30.xml"), robot_file("chain30.xml"),
+                                    robot_file("quadruped12.xml")};
   for (const char* name : {"orientations.xml", "euler_seq.xml", "joints.xml", "geoms.xml", "defaults.xml",
-                           "quadruped.xml", "include_main.xml", "bounds.xml", "humanoid.xml", "sites.xml"}) {
-    const Differences diff = compare_with_mujoco(mjcf_fixture(name), 5);
+                           "quadruped.xml", "include_main.xml", "bounds.xml", "humanoid.xml", "sites.xml"})
+    paths.push_back(mjcf_fixture(name));
+  for (const std::string& path : paths) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    const Differences diff = compare_with_mujoco(path, 5);
     INFO(name << ": H " << diff.H << ", bias " << diff.bias << ", qacc " << diff.qacc);
-    std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g\n", name, diff.H,
+    std::printf("mjcf vs MuJoCo, %s: max relative difference H %.2g, bias %.2g, qacc %.2g\n", name.c_str(), diff.H,
                 diff.bias, diff.qacc);
     CHECK(diff.inertia <= 1e-12);
     CHECK(diff.H <= 1e-12);
     CHECK(diff.bias <= 1e-12);
     CHECK(diff.qacc <= 1e-12);
   }
+}
+
+TEST_CASE("mjcf: MuJoCo refuses puma560.xml's massless first link, which treedyn loads", "[mjcf][mujoco]") {
+  // robots::puma560's link 1 has no mass and I = diag(0.175, 0.175, 0.35) (see puma560.hpp): MuJoCo 2.2.2 wants
+  // mass and inertia above mjMINVAL in every moving body, so this robot is compared with C++ and URDF only
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(robot_file("puma560.xml").c_str(), nullptr, error, sizeof error);
+  CHECK(m == nullptr);
+  CHECK(std::string(error).find("mass and inertia of moving bodies") != std::string::npos);
+  CHECK(std::string(error).find("link1") != std::string::npos);
+  if (m) mj_deleteModel(m);
+  CHECK(treedyn::mjcf::load<double>(robot_file("puma560.xml")).model.inertia(0).m == 0.0);
 }
 
 TEST_CASE("mjcf: sites named like bodies load; each site and body found by its MJCF name is where MuJoCo puts it",
@@ -330,36 +351,96 @@ TEST_CASE("mjcf: float and long double loads agree with the double load to their
   }
 }
 
-TEST_CASE("mjcf: the same robot from MJCF, built in C++ and from URDF has the same H", "[mjcf]") {
-  const treedyn::Model<double> cpp = treedyn::robots::arm7<double>();
-  const Loaded<double> l = treedyn::mjcf::load<double>(mjcf_fixture("arm7.xml"));
-  REQUIRE(l.model.nv() == cpp.nv());
-  CHECK(l.model.find_frame("flange") != nullptr);
-  treedyn::Data<double> d1(cpp), d2(l.model);
-  double worst = 0.0;
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const Eigen::VectorXd q = treedyn::random_configuration(cpp, seed);
-    const Eigen::MatrixXd H1 = treedyn::test::crba_dense(cpp, d1, q);
-    const Eigen::MatrixXd H2 = treedyn::test::crba_dense(l.model, d2, q);
-    worst = std::max(worst, max_abs(H1 - H2) / max_abs(H1));
+namespace {
+
+/// The largest differences of H, the bias and ABA's q̈ of `model` against `ref`'s over 5 random states, each
+/// relative to the largest entry of `ref`'s.
+struct SameRobot {
+  double H = 0.0, bias = 0.0, qdd = 0.0;
+};
+
+SameRobot same_robot(const treedyn::Model<double>& model, const treedyn::Model<double>& ref) {
+  REQUIRE(model.nq() == ref.nq());
+  REQUIRE(model.nv() == ref.nv());
+  REQUIRE(model.nbodies() == ref.nbodies());
+  for (int i = 0; i < ref.nbodies(); ++i) {  // the same bodies in the same order: q and v mean the same
+    CHECK(model.name(i) == ref.name(i));
+    CHECK(model.parent(i) == ref.parent(i));
+    CHECK(model.joint(i).type == ref.joint(i).type);
+    CHECK(model.joint_name(i) == ref.joint_name(i));
   }
-  std::printf("mjcf arm7 vs robots::arm7: max relative difference of H %.2g\n", worst);
-  CHECK(worst <= 1e-14);
+  treedyn::Data<double> data(model), data_ref(ref);
+  SameRobot worst;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    treedyn::test::Rng rng(seed);
+    const Eigen::VectorXd q = treedyn::random_configuration(ref, seed);
+    const Eigen::VectorXd v = rng.matrix<double>(ref.nv(), 1);
+    const Eigen::VectorXd tau = rng.matrix<double>(ref.nv(), 1);
+    const Eigen::MatrixXd H = treedyn::test::crba_dense(model, data, q);
+    const Eigen::MatrixXd H_ref = treedyn::test::crba_dense(ref, data_ref, q);
+    worst.H = std::max(worst.H, max_abs(H - H_ref) / max_abs(H_ref));
+    const Eigen::VectorXd c = treedyn::bias(model, data, q, v), c_ref = treedyn::bias(ref, data_ref, q, v);
+    worst.bias = std::max(worst.bias, max_abs(c - c_ref) / max_abs(c_ref));
+    const Eigen::VectorXd qdd = treedyn::aba(model, data, q, v, tau);
+    REQUIRE(data.aba_status.ok());
+    const Eigen::VectorXd qdd_ref = treedyn::aba(ref, data_ref, q, v, tau);
+    REQUIRE(data_ref.aba_status.ok());
+    worst.qdd = std::max(worst.qdd, max_abs(qdd - qdd_ref) / max_abs(qdd_ref));
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("mjcf: the same robot from MJCF, built in C++ and from URDF has the same H, bias and q̈", "[mjcf]") {
+  // arm7.xml is written by hand from the paper's table (fullinertia); the others are generated from the C++
+  // robots by examples/robots/generate_robots.cpp (principal-axis inertials, 17 digits); quadruped12, which has
+  // no C++ version, from its hand-written URDF as treedyn loads it
+  struct Case {
+    const char* name;
+    std::string mjcf;
+    std::optional<treedyn::Model<double>> cpp;
+    bool floating;
+  };
+  const std::vector<Case> cases = {
+      {"arm7", mjcf_fixture("arm7.xml"), treedyn::robots::arm7<double>(), false},
+      {"humanoid30", robot_file("humanoid30.xml"), treedyn::robots::humanoid30<double>(), true},
+      {"chain30", robot_file("chain30.xml"), treedyn::robots::chain30<double>(), true},
+      {"puma560", robot_file("puma560.xml"), treedyn::robots::puma560<double>(), false},
+      {"quadruped12", robot_file("quadruped12.xml"), std::nullopt, true}};
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const Loaded<double> l = treedyn::mjcf::load<double>(c.mjcf);
 #if TREEDYN_MJCF_WITH_URDF
-  // and from examples/robots/arm7.urdf
-  const treedyn::Model<double> from_urdf = treedyn::urdf::load<double>(TREEDYN_MJCF_ARM7_URDF).model;
-  REQUIRE(from_urdf.nv() == cpp.nv());
-  treedyn::Data<double> d3(from_urdf);
-  double worst_urdf = 0.0;
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    const Eigen::VectorXd q = treedyn::random_configuration(cpp, seed);
-    const Eigen::MatrixXd H2 = treedyn::test::crba_dense(l.model, d2, q);
-    const Eigen::MatrixXd H3 = treedyn::test::crba_dense(from_urdf, d3, q);
-    worst_urdf = std::max(worst_urdf, max_abs(H3 - H2) / max_abs(H2));
-  }
-  std::printf("mjcf arm7 vs arm7.urdf: max relative difference of H %.2g\n", worst_urdf);
-  CHECK(worst_urdf <= 1e-14);
+    treedyn::urdf::Options options;
+    options.floating_base = c.floating;
+    const treedyn::Model<double> from_urdf =
+        treedyn::urdf::load<double>(robot_file(std::string(c.name) + ".urdf"), options).model;
+    for (const treedyn::Frame<double>& f : from_urdf.frames()) {  // bodies, and merged links as sites (the feet)
+      if (f.body == treedyn::no_parent) continue;                   // arm7.urdf's root link "world"
+      const treedyn::Frame<double>* g = l.model.find_frame(f.name);
+      REQUIRE(g != nullptr);
+      CHECK(g->body == f.body);
+      CHECK(max_abs(g->placement.E - f.placement.E) <= 1e-15);
+      CHECK(max_abs(g->placement.r - f.placement.r) <= 1e-15);
+    }
+    const SameRobot urdf = same_robot(from_urdf, l.model);
+    std::printf("mjcf %s vs %s.urdf: max relative difference H %.2g, bias %.2g, qdd %.2g\n", c.name, c.name, urdf.H,
+                urdf.bias, urdf.qdd);
+    CHECK(urdf.H <= 1e-14);
+    CHECK(urdf.bias <= 1e-14);
+    CHECK(urdf.qdd <= 1e-13);
 #endif
+    if (!c.cpp) continue;
+    for (const treedyn::Frame<double>& f : c.cpp->frames()) CHECK(l.model.find_frame(f.name) != nullptr);  // arm7's flange
+    const SameRobot cpp = same_robot(l.model, *c.cpp);
+    std::printf("mjcf %s vs robots::%s: max relative difference H %.2g, bias %.2g, qdd %.2g\n", c.name, c.name, cpp.H,
+                cpp.bias, cpp.qdd);
+    // round-off: the files' 17-digit numbers, the principal axes' eigendecomposition and the quaternions
+    CHECK(cpp.H <= 1e-14);
+    CHECK(cpp.bias <= 1e-14);
+    CHECK(cpp.qdd <= 1e-13);
+  }
 }
 
 TEST_CASE("mjcf: bad input is refused naming the file, the element and the line", "[mjcf]") {

@@ -16,7 +16,8 @@
 //      OSCM: treedyn's oscm against Pinocchio's computeDelassusMatrix; ModifiedABA: treedyn's alone, which table.py sets beside the ABA row's peers;
 //      and the whole-body kernels of peer_whole_body.hpp, treedyn against Pinocchio: CCRBA, JacobianCoM,
 //      ForwardKinematics, FramePlacements, JacobianTimeVariation (J̇ of the tip frames), first checked on A_g,
-//      J_com, the bodies' placements and J̇), registered kernel by kernel so each library's runs of one
+//      J_com, the bodies' placements and J̇), and the derivatives of peer_derivatives.hpp, treedyn against
+//      Pinocchio: RNEADerivatives and ABADerivatives, first checked on [∂τ/∂q, ∂τ/∂q̇] and [∂q̈/∂q, ∂q̈/∂q̇]), registered kernel by kernel so each library's runs of one
 //      kernel and robot are adjacent (run.sh adds --benchmark_enable_random_interleaving), with the canary
 //      Canary/llt30/eigen-double: Eigen's dense LLT of a fixed 30×30 SPD matrix, the same work in every run,
 //      whose spread across repetitions says how steady the machine was.
@@ -37,6 +38,7 @@
 
 #include "peer.hpp"
 #include "peer_extra.hpp"
+#include "peer_derivatives.hpp"
 #include "peer_whole_body.hpp"
 #ifdef TREEDYN_PEERS_MUJOCO
 #include "mujoco_peer.hpp"
@@ -173,6 +175,15 @@ struct WholeBodyEntry {  // one library-scalar's whole-body kernels on one robot
 };
 std::vector<WholeBodyEntry> whole_entries;
 
+std::vector<std::unique_ptr<DerivativesPeer<double>>> derivs_double;
+std::vector<std::unique_ptr<DerivativesPeer<float>>> derivs_float;
+struct DerivativesEntry {  // one library-scalar's derivatives on one robot: exactly one pointer is set
+  std::string robot, tag;
+  DerivativesPeer<double>* d = nullptr;
+  DerivativesPeer<float>* f = nullptr;
+};
+std::vector<DerivativesEntry> deriv_entries;
+
 template <class S>
 struct Kernel {
   const char* name;
@@ -193,6 +204,11 @@ void (ExtraPeer<S>::*const extra_calls[4])() = {&ExtraPeer<S>::time_factor, &Ext
 
 const char* const whole_body_kernels[5] = {"CCRBA", "JacobianCoM", "ForwardKinematics", "FramePlacements",
                                            "JacobianTimeVariation"};
+const char* const derivative_kernels[2] = {"RNEADerivatives", "ABADerivatives"};
+template <class S>
+void (DerivativesPeer<S>::*const derivative_calls[2])() = {&DerivativesPeer<S>::time_rnea_derivatives,
+                                                           &DerivativesPeer<S>::time_aba_derivatives};
+
 template <class S>
 void (WholeBodyPeer<S>::*const whole_body_calls[5])() = {
     &WholeBodyPeer<S>::time_ccrba, &WholeBodyPeer<S>::time_jcom, &WholeBodyPeer<S>::time_forward_kinematics,
@@ -335,6 +351,33 @@ bool check_robot(const Robot& robot) {
     whole_float.push_back(std::move(w));
   }
 
+  // The derivatives (peer_derivatives.hpp): treedyn and Pinocchio, rows and columns in treedyn's order.
+  std::vector<std::unique_ptr<DerivativesPeer<double>>> dd;
+  std::vector<std::unique_ptr<DerivativesPeer<float>>> df;
+  dd.push_back(make_treedyn_derivatives_double(robot));
+  dd.push_back(make_pinocchio_derivatives_double(robot, layout));
+  df.push_back(make_treedyn_derivatives_float(robot));
+  df.push_back(make_pinocchio_derivatives_float(robot, layout));
+  for (auto& x : dd) x->set_state(q, v, a, tau);
+  for (auto& x : df) x->set_state(q.cast<float>(), v.cast<float>(), a.cast<float>(), tau.cast<float>());
+  const MatX<double> dref_rnea = dd[0]->check_rnea_derivatives(), dref_aba = dd[0]->check_aba_derivatives();
+  auto derivative_differences = [&](auto& x) -> std::vector<std::pair<const char*, double>> {
+    return {{"dRNEA", relative(MatX<double>(x.check_rnea_derivatives().template cast<double>()), dref_rnea)},
+            {"dABA", relative(MatX<double>(x.check_aba_derivatives().template cast<double>()), dref_aba)}};
+  };
+  for (std::size_t i = 1; i < dd.size(); ++i)
+    report(dd[i]->library() + "-double", derivative_differences(*dd[i]), double_bound);
+  for (std::size_t i = 0; i < df.size(); ++i)
+    report(df[i]->library() + "-float", derivative_differences(*df[i]), float_bound);
+  for (auto& x : dd) {
+    deriv_entries.push_back({robot.name, x->library() + "-double", x.get(), nullptr});
+    derivs_double.push_back(std::move(x));
+  }
+  for (auto& x : df) {
+    deriv_entries.push_back({robot.name, x->library() + "-float", nullptr, x.get()});
+    derivs_float.push_back(std::move(x));
+  }
+
   for (std::size_t i = 0; i < d.size(); ++i) {
     Entry e{robot.name, d[i]->library() + "-double", d[i].get(), nullptr, ed[i].get(), nullptr,
             d[i]->check_minverse().size() > 0};
@@ -408,6 +451,12 @@ int main(int argc, char** argv) {
       const std::string name = std::string(whole_body_kernels[k]) + "/" + e.robot + "/" + e.tag;
       if (e.d) add(name, e.d, whole_body_calls<double>[k]);
       if (e.f) add(name, e.f, whole_body_calls<float>[k]);
+    }
+  for (int k = 0; k < 2; ++k)
+    for (const DerivativesEntry& e : deriv_entries) {
+      const std::string name = std::string(derivative_kernels[k]) + "/" + e.robot + "/" + e.tag;
+      if (e.d) add(name, e.d, derivative_calls<double>[k]);
+      if (e.f) add(name, e.f, derivative_calls<float>[k]);
     }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

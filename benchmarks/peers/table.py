@@ -26,12 +26,13 @@ TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 CANARY = "Canary/llt30/eigen-double"
 ORDER = {  # rows and columns in bench_peers' registration order; anything else after, as first seen
     "kernel": ["RNEA", "Bias", "CRBA", "ABA", "Minverse", "Factor", "Solve", "OSCM", "ModifiedABA",
-               "CCRBA", "JacobianCoM", "ForwardKinematics", "FramePlacements", "JacobianTimeVariation"],
+               "CCRBA", "JacobianCoM", "ForwardKinematics", "FramePlacements", "JacobianTimeVariation",
+               "RNEADerivatives", "ABADerivatives"],
     "model": ["arm7", "humanoid30", "chain30", "quadruped12", "puma560", "simple_humanoid", "baxter_simple", "arm7-revolute",
               "humanoid30-revolute", "chain30-revolute"],
     "scalar": ["double", "float"],
     "library": ["treedyn", "pinocchio", "rbdl", "mujoco"],
-    "quantity": ["tau", "C", "H", "qdd", "Minv", "x", "OSCM", "qdd_mod", "Ag", "Jcom", "X", "Xf", "Jdot"],
+    "quantity": ["tau", "C", "H", "qdd", "Minv", "x", "OSCM", "qdd_mod", "Ag", "Jcom", "X", "Xf", "Jdot", "dRNEA", "dABA"],
 }
 # A kernel only treedyn has, set beside another kernel's peers: treedyn's modified ABA against the peers' ABA.
 PEERS_FROM = {"ModifiedABA": "ABA"}

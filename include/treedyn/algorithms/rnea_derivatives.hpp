@@ -30,7 +30,8 @@
 //   D4     Ψ̇_i = vᵖ_i × S_i;   Ψ̈_i = aᵖ_i × S_i + vᵖ_i × Ψ̇_i;   Ψ̇ᵛ_i = (vᵖ_i + v_i) × S_i
 //   D5     f_i = I_i a_i + v_i ×* I_i v_i − f_ext,i
 //   D6     B_i = v_i ×* I_i − I_i (v_i ×) + (I_i v_i)⋆;   IC_i = I_i, BC_i = B_i, F_i = f_i
-//          (formed as C + Cᵀ + (I_i v_i)⋆ with C = v_i ×* I_i: I_i is symmetric and crf(v) = −crm(v)ᵀ)
+//          (B_i = C + Cᵀ + (I_i v_i)⋆ with C = v_i ×* I_i: I_i is symmetric and crf(v) = −crm(v)ᵀ; BC is kept as
+//          its symmetric part C + Cᵀ and the force h = I_i v_i of its skew part h⋆)
 //   D7  for i = N..1 (inward; IC, BC, F are the sums over the subtree of i, in frame i, once its children are done):
 //   D8     τ_i = S_iᵀ F_i
 //   D9     P = IC_i S_i, R = BC_iᵀ S_i (forces, 6×n_i);  for every j ⪯ i, with P, R carried to frame j:
@@ -38,14 +39,17 @@
 //   D10    Q = F_i⋆ S_i + IC_i Ψ̈_i + BC_i Ψ̇_i, Qᵛ = IC_i Ψ̇ᵛ_i + BC_i S_i;  for every k ≺ i, with Q, Qᵛ in frame k:
 //             ∂τ_k/∂q_i = S_kᵀ Q,   ∂τ_k/∂q̇_i = S_kᵀ Qᵛ
 //   D11    if λ(i) ≠ 0:  IC_λ(i) += X_iᵀ IC_i X_i;  BC_λ(i) += X_iᵀ BC_i X_i;  F_λ(i) += X_iᵀ F_i
+//          (never a dense 6×6 X: IC is a rigid inertia and moves as crba's does; BC's symmetric part by 3×3
+//          blocks, the ABA's congruence; its skew part as a force, since Xᵀ (h⋆) X = (Xᵀ h)⋆)
 //   D12 every other entry (i and j on different branches) is 0.
 // For a 1-DoF joint Ψ̇ᵛ_i = 2 Ψ̇_i (S_i q̇_i × S_i = 0): the factor 2 of Carpentier & Mansard's ∂τ/∂q̇; for a
 // multi-DoF joint the term (S_i q̇_i) × S_i stays. Gravity enters through a_λ(j) in Ψ̈_j (a_0 = −[0; g]);
 // f_ext (body coordinates) turns with its body and needs no term of its own (it is in F_i).
 // Indexing: paper body i ↔ code i−1; "λ(i) ≠ 0" ↔ "parent != no_parent"; the inward loop visits
 // Model::inward_order() (children before parents).
-// Cost: O(N) for D1–D8 and D11 (6×6 products per body), plus O(n·d) for D9 and D10 (d: the depth of the
-// tree): per pair (i, ancestor) one force transform of P, R, Q, Qᵛ and their pairings; no n passes.
+// Cost: O(N) for D1–D8 and D11 (6×6 by 6×n_i products and structured transforms per body), plus O(n·d) for
+// D9 and D10 (d: the depth of the tree): per pair (i, ancestor) one force transform of the 6 × 4n_i block
+// [P R Q Qᵛ] and its pairings; no n passes (docs/derivatives.md#speed).
 // Contract: q (nq), q̇, q̈ (nv) any Eigen vectors; f_ext any container of Force<Scalar> indexed by body
 // (default none). Writes ws.dtau_dq, ws.dtau_dv (n×n, dense: the entries of D12 are written 0), data.tau (τ,
 // as rnea), data.Xup and data.X_world. Arguments are checked like rnea's (detail/check.hpp): a wrong size
@@ -55,6 +59,7 @@
 #pragma once
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
+#include "treedyn/spatial/articulated_inertia.hpp"
 #include "treedyn/spatial/cross.hpp"
 #include "treedyn/spatial/rigid_inertia.hpp"
 #include "treedyn/status.hpp"
@@ -75,8 +80,9 @@ struct RneaDerivativesWorkspace {
         v(model.nbodies(), Motion<Scalar>::Zero()),
         a(model.nbodies(), Motion<Scalar>::Zero()),
         F(model.nbodies(), Force<Scalar>::Zero()),
-        IC(model.nbodies(), Matrix6<Scalar>::Zero()),
+        IC(model.nbodies(), RigidInertia<Scalar>::zero()),
         BC(model.nbodies(), Matrix6<Scalar>::Zero()),
+        Bh(model.nbodies(), Force<Scalar>::Zero()),
         model_id(model.id()) {
     for (int i = 0; i < model.nbodies(); ++i) {
       const Eigen::Index ni = model.motion_subspace(i).cols();
@@ -95,8 +101,10 @@ struct RneaDerivativesWorkspace {
   detail::Array<Motion<Scalar>, N> v;            ///< v_i
   detail::Array<Motion<Scalar>, N> a;            ///< a_i (gravity as the base acceleration)
   detail::Array<Force<Scalar>, N> F;             ///< f_i, then F_i = Σ over the subtree
-  detail::Array<Matrix6<Scalar>, N> IC;          ///< I_i, then IC_i
-  detail::Array<Matrix6<Scalar>, N> BC;          ///< B_i, then BC_i
+  detail::Array<RigidInertia<Scalar>, N> IC;     ///< I_i, then IC_i (a sum of rigid inertias is one)
+  /// B_i's symmetric part v_i ×* I_i − I_i (v_i ×), then its sum over the subtree (BC_i = BC + Bh⋆)
+  detail::Array<Matrix6<Scalar>, N> BC;
+  detail::Array<Force<Scalar>, N> Bh;            ///< B_i's skew part (I_i v_i)⋆ as the force I_i v_i, then summed
   std::uint64_t model_id;  ///< Model::id() of the model it was built for (checked)
 };
 
@@ -114,14 +122,34 @@ Matrix6<Scalar> force_star(const Force<Scalar>& h) noexcept {
   return out;
 }
 
-/// X_iᵀ M X_i for a 6×6 map M from motions to forces in frame i (an inertia, B_i): the same map in the
-/// coordinates of i's parent (X = ^iX_λ(i)).
+/// M_λ(i) += X_iᵀ M X_i for a symmetric 6×6 map M from motions to forces in frame i (an inertia, the symmetric
+/// part of B_i): the same map in the coordinates of i's parent (X = ^iX_λ(i)), formed by 3×3 blocks (a rotation,
+/// then a shift of origin; the ABA's symmetric block transform, spatial/articulated_inertia.hpp), never as a
+/// dense 6×6 X.
 template <class Scalar>
-Matrix6<Scalar> motion_to_force_to_parent(const Transform<Scalar>& X, const Matrix6<Scalar>& M) noexcept {
-  const Matrix6<Scalar> MX = M * X.apply_motion(Matrix6<Scalar>::Identity());   // M X
-  Matrix6<Scalar> out;
-  out.noalias() = X.apply_inverse_force(MX);                                    // Xᵀ (M X) = X*⁻¹ (M X)
-  return out;
+void add_symmetric_to_parent(const Transform<Scalar>& X, const Matrix6<Scalar>& M, Matrix6<Scalar>& parent) noexcept {
+  write_blocks<true>(transpose_inertia_blocks(X, M), parent);
+}
+
+/// K ← X_iᵀ K = X_i*⁻¹ K for a fixed 6×C block of forces in frame i (X = ^iX_λ(i)): each column to frame λ(i),
+/// [n; f] → [Eᵀn + r × Eᵀf; Eᵀf] (transform.hpp's apply_inverse_force), written by coefficients so that it
+/// compiles to straight-line code at -O2 (the path's hot loop, D9–D10).
+template <class Scalar, int C>
+void inverse_force_in_place(const Transform<Scalar>& X, Eigen::Matrix<Scalar, 6, C>& K) noexcept {
+  const Matrix3<Scalar>& E = X.E;
+  const Scalar r0 = X.r(0), r1 = X.r(1), r2 = X.r(2);
+  for (int c = 0; c < C; ++c) {
+    const Scalar n0 = K(0, c), n1 = K(1, c), n2 = K(2, c), f0 = K(3, c), f1 = K(4, c), f2 = K(5, c);
+    const Scalar g0 = E(0, 0) * f0 + E(1, 0) * f1 + E(2, 0) * f2;  // Eᵀ f
+    const Scalar g1 = E(0, 1) * f0 + E(1, 1) * f1 + E(2, 1) * f2;
+    const Scalar g2 = E(0, 2) * f0 + E(1, 2) * f1 + E(2, 2) * f2;
+    K(0, c) = (E(0, 0) * n0 + E(1, 0) * n1 + E(2, 0) * n2) + (r1 * g2 - r2 * g1);  // Eᵀ n + r × Eᵀ f
+    K(1, c) = (E(0, 1) * n0 + E(1, 1) * n1 + E(2, 1) * n2) + (r2 * g0 - r0 * g2);
+    K(2, c) = (E(0, 2) * n0 + E(1, 2) * n1 + E(2, 2) * n2) + (r0 * g1 - r1 * g0);
+    K(3, c) = g0;
+    K(4, c) = g1;
+    K(5, c) = g2;
+  }
 }
 
 /// D1–D6 for every body, body coordinates.
@@ -150,12 +178,54 @@ void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, 
     const Motion<Scalar>& v = ws.v[i];
     const Force<Scalar> h = I * v;
     ws.F[i] = I * ws.a[i] + cross_force(v, h) - Force<Scalar>(f_ext[i]);
-    ws.IC[i] = I;                                                               // D6
+    ws.IC[i] = model.inertia(i);                                                // D6
     // v ×* I − I (v ×) = C + Cᵀ with C = v ×* I (I symmetric, crf(v) = −crm(v)ᵀ): one structured
     // cross product per column instead of two dense 6×6 products
+    // B_i = (C + Cᵀ) + h⋆ is kept as its symmetric part and the force h (h⋆ is skew, and Xᵀ (h⋆) X = (Xᵀ h)⋆:
+    // it moves to the parent as a force, D11)
     const Matrix6<Scalar> C = cross_force(v, I);
     ws.BC[i] = C + C.transpose();
-    ws.BC[i] += force_star(h);
+    ws.Bh[i] = h;
+  }
+}
+
+/// D9 and D10 along the path from body i to the root: K = [P R Q Qᵛ] (6 × 4 n_i, forces in frame i) is carried
+/// up one joint at a time (X*ᵀ steps, all four in one transform) and paired with each ancestor j's motions. A
+/// 1-DoF body i takes a fixed 6×4 K (Carry), and a 1-DoF ancestor scalar pairings (dot products of 6-vectors).
+template <class Scalar, int N, class Carry>
+void rnea_derivatives_path(const Model<Scalar, N>& model, const Data<Scalar, N>& data,
+                           RneaDerivativesWorkspace<Scalar, N>& ws, int i, Carry& K) noexcept {
+  const int vi = model.v_offset(i);
+  const Eigen::Index ni = K.cols() / 4;
+  for (int j = i;;) {
+    const int vj = model.v_offset(j);
+    const MotionSubspace<Scalar>& Sj = ws.S[j];
+    const Eigen::Index nj = Sj.cols();
+    if (ni == 1 && nj == 1) {
+      ws.dtau_dq(vi, vj) = K.col(0).dot(ws.dA[j].col(0)) + K.col(1).dot(ws.dV[j].col(0));      // D9
+      ws.dtau_dv(vi, vj) = K.col(0).dot(ws.dVv[j].col(0)) + K.col(1).dot(Sj.col(0));
+      if (j != i) {                                                                           // D10
+        ws.dtau_dq(vj, vi) = Sj.col(0).dot(K.col(2));
+        ws.dtau_dv(vj, vi) = Sj.col(0).dot(K.col(3));
+      }
+    } else {
+      const auto P = K.middleCols(0, ni), R = K.middleCols(ni, ni);
+      ws.dtau_dq.block(vi, vj, ni, nj).noalias() =
+          P.transpose().lazyProduct(ws.dA[j]) + R.transpose().lazyProduct(ws.dV[j]);       // D9
+      ws.dtau_dv.block(vi, vj, ni, nj).noalias() =
+          P.transpose().lazyProduct(ws.dVv[j]) + R.transpose().lazyProduct(Sj);
+      if (j != i) {                                                                           // D10 (k = j ≺ i)
+        ws.dtau_dq.block(vj, vi, nj, ni).noalias() = Sj.transpose().lazyProduct(K.middleCols(2 * ni, ni));
+        ws.dtau_dv.block(vj, vi, nj, ni).noalias() = Sj.transpose().lazyProduct(K.middleCols(3 * ni, ni));
+      }
+    }
+    const int up = model.parent(j);
+    if (up == no_parent) break;
+    if constexpr (Carry::ColsAtCompileTime == Eigen::Dynamic)                                // frame j → λ(j)
+      K = data.Xup[j].apply_inverse_force(K);
+    else
+      inverse_force_in_place(data.Xup[j], K);
+    j = up;
   }
 }
 
@@ -170,40 +240,36 @@ void rnea_derivatives_inward(const Model<Scalar, N>& model, const Data<Scalar, N
     const int vi = model.v_offset(i);
     const Eigen::Index ni = S.cols();
     tau.segment(vi, ni).noalias() = S.transpose() * ws.F[i];                     // D8
-    MotionSubspace<Scalar> P(6, ni), R(6, ni), Q(6, ni), Qv(6, ni);
-    P.noalias() = ws.IC[i].lazyProduct(S);                                      // D9
-    R.noalias() = ws.BC[i].transpose().lazyProduct(S);
-    Q.noalias() = force_star(ws.F[i]).lazyProduct(S);                           // D10
-    Q.noalias() += ws.IC[i].lazyProduct(ws.dA[i]);
-    Q.noalias() += ws.BC[i].lazyProduct(ws.dV[i]);
-    Qv.noalias() = ws.IC[i].lazyProduct(ws.dVv[i]);
-    Qv.noalias() += ws.BC[i].lazyProduct(S);
-    for (int j = i;;) {                                                         // P, R, Q, Qᵛ in frame j
-      const int vj = model.v_offset(j);
-      const Eigen::Index nj = ws.S[j].cols();
-      ws.dtau_dq.block(vi, vj, ni, nj).noalias() =
-          P.transpose().lazyProduct(ws.dA[j]) + R.transpose().lazyProduct(ws.dV[j]);   // D9
-      ws.dtau_dv.block(vi, vj, ni, nj).noalias() =
-          P.transpose().lazyProduct(ws.dVv[j]) + R.transpose().lazyProduct(ws.S[j]);
-      if (j != i) {                                                             // D10 (k = j ≺ i)
-        ws.dtau_dq.block(vj, vi, nj, ni).noalias() = ws.S[j].transpose().lazyProduct(Q);
-        ws.dtau_dv.block(vj, vi, nj, ni).noalias() = ws.S[j].transpose().lazyProduct(Qv);
-      }
-      const int up = model.parent(j);
-      if (up == no_parent) break;
-      const Transform<Scalar>& Xj = data.Xup[j];                                // frame j → frame λ(j)
-      P = Xj.apply_inverse_force(P);
-      R = Xj.apply_inverse_force(R);
-      Q = Xj.apply_inverse_force(Q);
-      Qv = Xj.apply_inverse_force(Qv);
-      j = up;
+    const Matrix6<Scalar> BC = ws.BC[i] + force_star(ws.Bh[i]);                 // BC_i
+    const Matrix6<Scalar> IC = ws.IC[i].matrix();
+    // K = [P R Q Qᵛ]: P = IC S, R = BCᵀ S (D9); Q = F⋆ S + IC Ψ̈ + BC Ψ̇, Qᵛ = IC Ψ̇ᵛ + BC S (D10)
+    auto fill = [&](auto& K) {
+      K.middleCols(0, ni).noalias() = IC.lazyProduct(S);
+      K.middleCols(ni, ni).noalias() = BC.transpose().lazyProduct(S);
+      K.middleCols(2 * ni, ni).noalias() = force_star(ws.F[i]).lazyProduct(S);
+      K.middleCols(2 * ni, ni).noalias() += IC.lazyProduct(ws.dA[i]);
+      K.middleCols(2 * ni, ni).noalias() += BC.lazyProduct(ws.dV[i]);
+      K.middleCols(3 * ni, ni).noalias() = IC.lazyProduct(ws.dVv[i]);
+      K.middleCols(3 * ni, ni).noalias() += BC.lazyProduct(S);
+      rnea_derivatives_path(model, data, ws, i, K);
+    };
+    if (ni == 1) {
+      Eigen::Matrix<Scalar, 6, 4> K;
+      fill(K);
+    } else {
+      Eigen::Matrix<Scalar, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 24> K(6, 4 * ni);
+      fill(K);
     }
     const int p = model.parent(i);
     if (p == no_parent) continue;
     const Transform<Scalar>& X = data.Xup[i];                                   // D11
-    ws.IC[p] += motion_to_force_to_parent(X, ws.IC[i]);
-    ws.BC[p] += motion_to_force_to_parent(X, ws.BC[i]);
-    ws.F[p] += X.apply_inverse_force(ws.F[i]);
+    ws.IC[p] += apply_transpose_inertia(X, ws.IC[i]);                          // as crba carries IC
+    add_symmetric_to_parent(X, ws.BC[i], ws.BC[p]);
+    Eigen::Matrix<Scalar, 6, 2> hf;                                             // Bh_i and F_i to λ(i)
+    hf << ws.Bh[i], ws.F[i];
+    inverse_force_in_place(X, hf);
+    ws.Bh[p] += hf.col(0);
+    ws.F[p] += hf.col(1);
   }
 }
 

@@ -1,5 +1,6 @@
 // treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md): the lane scalar itself, and the RNEA
 // instantiated on it, lane by lane against the scalar RNEA on the same state.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -111,7 +112,7 @@ void check_chunked() {
   L c = a;
   c *= b;
   c -= 1;
-  const L d = (a + b) * a / b - c, s = sin(a), r = sqrt(abs(b)), m = treedyn::select(a < b, a, -b);
+  const L d = (a + b) * a / b - c, s = sin(a), r = sqrt(abs(b)), m = treedyn::select(a < b, a, -b), mn = min(a, b), mx = max(a, b);
   const auto lt = a < b;
   for (int i = 0; i < W; ++i) {
     CHECK(c.lane(i) == av[i] * bv[i] - T(1));
@@ -120,6 +121,8 @@ void check_chunked() {
     CHECK(r.lane(i) == std::sqrt(std::fabs(bv[i])));  // both correctly rounded
     CHECK(lt.lane(i) == (av[i] < bv[i]));
     CHECK(m.lane(i) == (av[i] < bv[i] ? av[i] : -bv[i]));
+    CHECK(mn.lane(i) == std::min(av[i], bv[i]));
+    CHECK(mx.lane(i) == std::max(av[i], bv[i]));
   }
 }
 }  // namespace
@@ -132,6 +135,9 @@ TEST_CASE("Lanes: every chunk width (W of one, several or part of a native regis
   check_chunked<double, 2>();
   check_chunked<double, 3>();
   check_chunked<double, 8>();
+  check_chunked<float, treedyn::native_lane_width<float>>();
+  STATIC_REQUIRE(Lanes<float, treedyn::native_lane_width<float>>::chunks == 1);
+  STATIC_REQUIRE(treedyn::native_lane_width<double> * 2 == treedyn::native_lane_width<float>);
 }
 
 TEST_CASE("Lanes: storage no more aligned than the heap gives, and correct at a 16-but-not-32-aligned address") {

@@ -112,7 +112,7 @@ constexpr std::size_t storage_alignment() noexcept {
 namespace lanes_detail {
 /// The width of the chunks an operation computes in (docs/lanes.md#alignment): the largest power of two
 /// that divides W and fits in one native register of T (`simd_abi::native<T>`: 4 floats with SSE2, 8 with
-/// AVX). Lanes<float, 8> is two 4-float chunks without AVX and one 8-float chunk with it.
+/// AVX). `Lanes<float, 8>` is two 4-float chunks without AVX and one 8-float chunk with it.
 template <class T, int W>
 constexpr int chunk_width() noexcept {
   constexpr int native = static_cast<int>(stdx::simd_size_v<T, stdx::simd_abi::native<T>>);
@@ -130,6 +130,12 @@ struct unaligned_vector {
 #endif
 }  // namespace lanes_detail
 
+/// The number of T in one native register of the target (`simd_abi::native<T>`): 4 floats or 2 doubles with
+/// SSE2 (the default x86-64 flags), 8 and 4 with AVX. The width to choose for Lanes (docs/lanes.md#speed):
+/// a W of several registers is correct but, measured with the default flags, slower per state.
+template <class T>
+constexpr int native_lane_width = static_cast<int>(lanes_detail::stdx::simd_size_v<T, lanes_detail::stdx::simd_abi::native<T>>);
+
 /// W values of T, one per lane (W states of one model). Arithmetic, comparisons and the math functions
 /// below act lane by lane. Constructible from any arithmetic value (broadcast to every lane).
 ///
@@ -141,9 +147,9 @@ struct unaligned_vector {
 ///
 /// Computation: every operation works on `chunk_type`, a simd value of `chunk_width` lanes that is one
 /// native register (or less), chunk by chunk, each chunk loaded and stored with one unaligned move
-/// (`memcpy`). Never on a `fixed_size_simd` of several registers: without AVX, 8 floats are such a
+/// (see `vector_moves`). Never on a `fixed_size_simd` of several registers: without AVX, 8 floats are such a
 /// value, and libstdc++ leaves its loads, stores and arithmetic as out-of-line calls passing the value
-/// through memory (perf: 43 % of RNEA on Lanes<float, 8> in `_SimdImplFixedSize::_S_load`/`_S_store`,
+/// through memory (perf: 33 % of RNEA on `Lanes<float, 8>` in `_SimdImplFixedSize::_S_load`/`_S_store`,
 /// 3× slower than scalar float). The operations and copies are forced inline, so inside an expression the
 /// chunks stay in registers.
 template <class T, int W>
@@ -162,7 +168,7 @@ class Lanes {
   static constexpr int chunks = W / chunk_width;
   /// Chunks move as GCC vector types (one unaligned vector load or store). A `memcpy` of a 16-byte chunk
   /// into the array was lowered by GCC 12 -O2 (SSE2) as two 8-byte integer stores, which the next 16-byte
-  /// load of that chunk waits on (store forwarding fails; perf annotate of RNEA on Lanes<double, 4>).
+  /// load of that chunk waits on (store forwarding fails; perf annotate of RNEA on `Lanes<double, 4>`).
   static constexpr bool vector_moves = chunk_width > 1 && (std::is_same<T, float>::value || std::is_same<T, double>::value);
   /// One chunk: at most one native register of T.
   using chunk_type = lanes_detail::stdx::simd<T, lanes_detail::stdx::simd_abi::deduce_t<T, chunk_width>>;
@@ -179,7 +185,7 @@ class Lanes {
   explicit Lanes(const native_type& v) noexcept { v.copy_to(v_, lanes_detail::stdx::element_aligned); }
   /// Copies move the values chunk by chunk, as the operations load them: a copy in other pieces (the
   /// default copy of the 16-byte-aligned array moves 16-byte halves of an 8-float AVX chunk) makes the
-  /// next operation's load wait for store forwarding to fail (measured: RNEA on Lanes<float, 8> 6× slower).
+  /// next operation's load wait for store forwarding to fail (measured: RNEA on `Lanes<float, 8>` 6× slower).
   TREEDYN_LANES_INLINE Lanes(const Lanes& o) noexcept {
     for (int c = 0; c < chunks; ++c) put(c, o.get(c));
   }
@@ -303,14 +309,10 @@ class Lanes {
     return r;
   }
   TREEDYN_LANES_INLINE friend Lanes min(const Lanes& a, const Lanes& b) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::min(a.get(c), b.get(c)));
-    return r;
+    return zip(a, b, [](const chunk_type& x, const chunk_type& y) { return lanes_detail::stdx::min(x, y); });
   }
   TREEDYN_LANES_INLINE friend Lanes max(const Lanes& a, const Lanes& b) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::max(a.get(c), b.get(c)));
-    return r;
+    return zip(a, b, [](const chunk_type& x, const chunk_type& y) { return lanes_detail::stdx::max(x, y); });
   }
   friend mask_type isfinite(const Lanes& a) noexcept {
     return compare(a, a, [](const chunk_type& x, const chunk_type&) { return lanes_detail::stdx::isfinite(x); });
@@ -323,6 +325,13 @@ class Lanes {
   }
 
  private:
+  /// f(chunk of a, chunk of b) over all chunks.
+  template <class F>
+  TREEDYN_LANES_INLINE static Lanes zip(const Lanes& a, const Lanes& b, F f) noexcept {
+    Lanes r;
+    for (int c = 0; c < chunks; ++c) r.put(c, f(a.get(c), b.get(c)));
+    return r;
+  }
   /// The mask of f(chunk of a, chunk of b) over all chunks.
   template <class F>
   static mask_type compare(const Lanes& a, const Lanes& b, F f) noexcept {

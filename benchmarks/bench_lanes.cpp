@@ -1,6 +1,7 @@
 // RNEA over treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md#speed): W states per call in
 // SIMD lanes against the scalar float and double RNEA, one state per call, in the same run.
-// Names: RNEA/<model>/<scalar> with scalar float, double, lanes-float8, lanes-double4; the counter
+// Names: RNEA/<model>/<scalar> with scalar float, double, lanes-double2, lanes-float4 (one SSE2 register),
+// lanes-double4, lanes-float8 (one AVX register); the counter
 // per_state is the time per state (the call's time / W). The lane runs evaluate the model cast to
 // Lanes (model.cast<Lanes<T, W>>(): every lane reads its own copy of the model's numbers; sharing one
 // Model<T> is the next step of issue 43). States: lane j at random_configuration(model, 42 + j) with
@@ -61,7 +62,9 @@ const bool registered = [] {
                                                treedyn::bench::NamedModel{"arm7", treedyn::robots::arm7<double>()}}) {
     register_scalar<double>(nm, "double");
     register_scalar<float>(nm, "float");
-    register_lanes<double, 4>(nm, "lanes-double4");
+    register_lanes<double, 2>(nm, "lanes-double2");  // one SSE2 register
+    register_lanes<float, 4>(nm, "lanes-float4");
+    register_lanes<double, 4>(nm, "lanes-double4");  // one AVX register, two SSE2 registers
     register_lanes<float, 8>(nm, "lanes-float8");
   }
   return true;

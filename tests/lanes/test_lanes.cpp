@@ -1,5 +1,6 @@
 // treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md): the lane scalar itself, and the RNEA
 // instantiated on it, lane by lane against the scalar RNEA on the same state.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -91,6 +92,52 @@ TEST_CASE("Lanes: arithmetic, comparisons, masks and select act lane by lane") {
   CHECK((!inf.lane(2) && inf.lane(3)));
   CHECK(Eigen::NumTraits<L>::epsilon().lane(3) == std::numeric_limits<double>::epsilon());
   CHECK(L(7).lane(0) == 7.0);  // broadcast from an int
+}
+
+namespace {
+/// Arithmetic, sqrt, sin, comparisons and select on Lanes<T, W> lane by lane against T, whatever the chunk
+/// width the operations compute in (docs/lanes.md#alignment): one native register, several, or part of one.
+template <class T, int W>
+void check_chunked() {
+  using L = Lanes<T, W>;
+  STATIC_REQUIRE(L::chunks * L::chunk_width == W);
+  L a, b;
+  T av[W], bv[W];
+  for (int i = 0; i < W; ++i) {
+    av[i] = static_cast<T>(0.25 * i - 1.5);
+    bv[i] = static_cast<T>(2.0 - 0.5 * i);
+    a.set_lane(i, av[i]);
+    b.set_lane(i, bv[i]);
+  }
+  L c = a;
+  c *= b;
+  c -= 1;
+  const L d = (a + b) * a / b - c, s = sin(a), r = sqrt(abs(b)), m = treedyn::select(a < b, a, -b), mn = min(a, b), mx = max(a, b);
+  const auto lt = a < b;
+  for (int i = 0; i < W; ++i) {
+    CHECK(c.lane(i) == av[i] * bv[i] - T(1));
+    CHECK(d.lane(i) == (av[i] + bv[i]) * av[i] / bv[i] - (av[i] * bv[i] - T(1)));
+    CHECK(std::fabs(s.lane(i) - std::sin(av[i])) <= 4 * std::numeric_limits<T>::epsilon());
+    CHECK(r.lane(i) == std::sqrt(std::fabs(bv[i])));  // both correctly rounded
+    CHECK(lt.lane(i) == (av[i] < bv[i]));
+    CHECK(m.lane(i) == (av[i] < bv[i] ? av[i] : -bv[i]));
+    CHECK(mn.lane(i) == std::min(av[i], bv[i]));
+    CHECK(mx.lane(i) == std::max(av[i], bv[i]));
+  }
+}
+}  // namespace
+
+TEST_CASE("Lanes: every chunk width (W of one, several or part of a native register) acts lane by lane") {
+  check_chunked<float, 1>();
+  check_chunked<float, 3>();
+  check_chunked<float, 6>();
+  check_chunked<float, 16>();
+  check_chunked<double, 2>();
+  check_chunked<double, 3>();
+  check_chunked<double, 8>();
+  check_chunked<float, treedyn::native_lane_width<float>>();
+  STATIC_REQUIRE(Lanes<float, treedyn::native_lane_width<float>>::chunks == 1);
+  STATIC_REQUIRE(treedyn::native_lane_width<double> * 2 == treedyn::native_lane_width<float>);
 }
 
 TEST_CASE("Lanes: storage no more aligned than the heap gives, and correct at a 16-but-not-32-aligned address") {

@@ -40,6 +40,8 @@
 
 #include "treedyn/detail/assert.hpp"
 #include "treedyn/detail/scalar.hpp"
+#include "treedyn/lanes/detail/simd_chunks.hpp"
+#include "treedyn/lanes/lane_mask.hpp"
 
 // Every operation of Lanes is forced inline: each loads its operands from the storage and stores its result,
 // and only inlined do the loads and stores vanish into registers (GCC -O3 left them as calls, measured).
@@ -50,85 +52,6 @@
 #endif
 
 namespace treedyn {
-
-namespace lanes_detail {
-namespace stdx = std::experimental;
-template <class T, int W>
-using simd = stdx::fixed_size_simd<T, W>;
-template <class T, int W>
-using simd_mask = stdx::fixed_size_simd_mask<T, W>;
-/// The simd type operations compute in: the target's native ABI when W values of T fill whole registers
-/// (one `__m256` for 8 floats with AVX), else fixed_size. The storage is a plain array either way.
-template <class T, int W>
-using compute = stdx::simd<T, stdx::simd_abi::deduce_t<T, W>>;
-}  // namespace lanes_detail
-
-/// W booleans, one per lane: what a comparison of Lanes returns. No conversion to bool (use all, any, none).
-template <class T, int W>
-class LaneMask {
- public:
-  using native_type = lanes_detail::simd_mask<T, W>;
-  // Stored in place as Lanes is (see its storage comment): must not ask more than the heap gives.
-  static_assert(alignof(native_type) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "treedyn::LaneMask must not be over-aligned");
-  LaneMask() noexcept = default;
-  explicit LaneMask(bool b) noexcept : m_(b) {}
-  explicit LaneMask(const native_type& m) noexcept : m_(m) {}
-  [[nodiscard]] bool lane(int i) const noexcept { return m_[static_cast<std::size_t>(i)]; }
-  void set_lane(int i, bool b) noexcept { m_[static_cast<std::size_t>(i)] = b; }
-  [[nodiscard]] const native_type& native() const noexcept { return m_; }
-  /// True when every lane is true. Meant for a uniform mask only (every lane alike), as Eigen's product
-  /// code asks of constants; a kernel asking it of a mixed mask has a branch on values not yet written
-  /// lane-wise, which debug builds catch (TREEDYN_ASSERT).
-  explicit operator bool() const noexcept {
-    TREEDYN_ASSERT(lanes_detail::stdx::all_of(m_) || lanes_detail::stdx::none_of(m_), "a branch on a mixed LaneMask");
-    return lanes_detail::stdx::all_of(m_);
-  }
-
-  friend LaneMask operator&&(const LaneMask& a, const LaneMask& b) noexcept { return LaneMask(a.m_ && b.m_); }
-  friend LaneMask operator||(const LaneMask& a, const LaneMask& b) noexcept { return LaneMask(a.m_ || b.m_); }
-  friend LaneMask operator!(const LaneMask& a) noexcept { return LaneMask(!a.m_); }
-  friend bool all(const LaneMask& a) noexcept { return lanes_detail::stdx::all_of(a.m_); }
-  friend bool any(const LaneMask& a) noexcept { return lanes_detail::stdx::any_of(a.m_); }
-  friend bool none(const LaneMask& a) noexcept { return lanes_detail::stdx::none_of(a.m_); }
-
- private:
-  native_type m_;
-};
-
-namespace lanes_detail {
-/// The alignment of Lanes<T, W>'s storage: the natural alignment of W values of T (their size, when it is
-/// a power of two) but never more than what every allocator Eigen may use guarantees (see Lanes).
-template <class T, int W>
-constexpr std::size_t storage_alignment() noexcept {
-  constexpr std::size_t bytes = sizeof(T) * static_cast<std::size_t>(W);
-  constexpr std::size_t cap = __STDCPP_DEFAULT_NEW_ALIGNMENT__ < alignof(std::max_align_t) ? __STDCPP_DEFAULT_NEW_ALIGNMENT__
-                                                                                             : alignof(std::max_align_t);
-  std::size_t a = alignof(T);
-  while (a * 2 <= cap && bytes % (a * 2) == 0) a *= 2;
-  return a;
-}
-}  // namespace lanes_detail
-
-namespace lanes_detail {
-/// The width of the chunks an operation computes in (docs/lanes.md#alignment): the largest power of two
-/// that divides W and fits in one native register of T (`simd_abi::native<T>`: 4 floats with SSE2, 8 with
-/// AVX). `Lanes<float, 8>` is two 4-float chunks without AVX and one 8-float chunk with it.
-template <class T, int W>
-constexpr int chunk_width() noexcept {
-  constexpr int native = static_cast<int>(stdx::simd_size_v<T, stdx::simd_abi::native<T>>);
-  int c = 1;
-  while (c * 2 <= native && W % (c * 2) == 0) c *= 2;
-  return c;
-}
-#if defined(__GNUC__)
-/// C values of T as a GCC vector type aligned as T alone and allowed to alias T's storage: loads and stores
-/// through it are single unaligned vector moves (movups).
-template <class T, int C>
-struct unaligned_vector {
-  typedef T type __attribute__((vector_size(sizeof(T) * C), aligned(alignof(T)), may_alias));
-};
-#endif
-}  // namespace lanes_detail
 
 /// The number of T in one native register of the target (`simd_abi::native<T>`): 4 floats or 2 doubles with
 /// SSE2 (the default x86-64 flags), 8 and 4 with AVX. The width to choose for Lanes (docs/lanes.md#speed):

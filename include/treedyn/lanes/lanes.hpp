@@ -212,24 +212,16 @@ class Lanes {
   }
 
   TREEDYN_LANES_INLINE friend Lanes sqrt(const Lanes& a) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::sqrt(a.get(c)));
-    return r;
+    return zip(a, a, [](const chunk_type& x, const chunk_type&) { return lanes_detail::stdx::sqrt(x); });
   }
   TREEDYN_LANES_INLINE friend Lanes abs(const Lanes& a) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::abs(a.get(c)));
-    return r;
+    return zip(a, a, [](const chunk_type& x, const chunk_type&) { return lanes_detail::stdx::abs(x); });
   }
   TREEDYN_LANES_INLINE friend Lanes sin(const Lanes& a) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::sin(a.get(c)));
-    return r;
+    return zip(a, a, [](const chunk_type& x, const chunk_type&) { return lanes_detail::stdx::sin(x); });
   }
   TREEDYN_LANES_INLINE friend Lanes cos(const Lanes& a) noexcept {
-    Lanes r;
-    for (int c = 0; c < chunks; ++c) r.put(c, lanes_detail::stdx::cos(a.get(c)));
-    return r;
+    return zip(a, a, [](const chunk_type& x, const chunk_type&) { return lanes_detail::stdx::cos(x); });
   }
   TREEDYN_LANES_INLINE friend Lanes min(const Lanes& a, const Lanes& b) noexcept {
     return zip(a, b, [](const chunk_type& x, const chunk_type& y) { return lanes_detail::stdx::min(x, y); });
@@ -248,7 +240,7 @@ class Lanes {
   }
 
  private:
-  /// f(chunk of a, chunk of b) over all chunks.
+  /// f(chunk of a, chunk of b) over all chunks (a unary function: zip(a, a, f) with f ignoring its second chunk).
   template <class F>
   TREEDYN_LANES_INLINE static Lanes zip(const Lanes& a, const Lanes& b, F f) noexcept {
     Lanes r;

@@ -1,8 +1,11 @@
 // aba and modified_aba: agree with CRBA + LTDL, invert RNEA, and report a singular joint pivot by its body
 // (external forces and a free body: test_aba_forces.cpp; float against a long double run: test_aba_float.cpp).
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "algorithms/aba_methods.hpp"
+#include "support/crba_dense.hpp"
 #include "support/robot_cases.hpp"
 #include "support/scalars.hpp"
 #include "support/tolerance.hpp"
@@ -65,6 +68,49 @@ TEST_CASE("aba's inward order (deepest first) gives the plain sweep's numbers to
       CHECK(data.pA[i] == plain.pA[i]);
     }
     CHECK(qdd == plain.qdd);
+  }
+}
+
+TEST_CASE("aba's and modified_aba's pivot D_i is the Schur complement of H on body i's subtree, free joints included",
+          "[aba]") {
+  // Ascher, Pai & Cloutier (1996): the ABA pivot is the pivot of Gaussian elimination on H, the rows of every
+  // body numbered after i eliminated first; on a tree only i's descendants couple to it, so
+  // D_i = H_ii − H_id H_dd⁻¹ H_di, d the DoFs of i's proper descendants. The reference is formed from H in
+  // long double by an LDLᵀ of H_dd. Both methods must give it: aba from the summed IA_i, modified_aba from its
+  // accumulated quadratic forms, and at a free joint from IA_i itself (modified_aba.hpp).
+  for (auto& c : robot_cases<double>(20)) {
+    const Model<double>& model = c.model;
+    const Model<long double> model_ld = model.template cast<long double>();
+    Data<double> data(model);
+    Data<long double> data_ld(model_ld);
+    const State<double> s = random_state(model, 7300u);
+    const Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> H =
+        crba_dense(model_ld, data_ld, s.q.template cast<long double>());
+    const double kappa = spd_condition(H);
+    const double tol = tolerance<double>(64.0 * kappa, model.nv() + 1, H.cwiseAbs().maxCoeff());
+    const Eigen::VectorXd tau = Eigen::VectorXd::LinSpaced(model.nv(), -1.0, 1.0);
+    for (Method m : {Method::aba, Method::modified_aba}) {
+      INFO(name(m) << " on " << c.name << ", κ(H) = " << kappa);
+      run(m, model, data, s.q, s.qd, tau);
+      REQUIRE(data.aba_status.ok());
+      for (int i = 0; i < model.nbodies(); ++i) {
+        std::vector<Eigen::Index> own, desc;
+        for (int k = 0; k < model.motion_subspaces()[i].cols(); ++k) own.push_back(model.v_offset(i) + k);
+        for (int j = i + 1; j < model.nbodies(); ++j) {
+          int a = j;
+          while (a != no_parent && a > i) a = model.parent(a);
+          if (a == i)
+            for (int k = 0; k < model.motion_subspaces()[j].cols(); ++k) desc.push_back(model.v_offset(j) + k);
+        }
+        Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> D = H(own, own);
+        if (!desc.empty()) {
+          const Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic> Hdi = H(desc, own);
+          D -= Hdi.transpose() * H(desc, desc).ldlt().solve(Hdi);
+        }
+        INFO("body " << i << " (" << model.joint(i).type_name() << ")");
+        CHECK(close_entrywise(Eigen::MatrixXd(data.D[i]), Eigen::MatrixXd(D.template cast<double>()), tol));
+      }
+    }
   }
 }
 

@@ -19,6 +19,12 @@
 // U_i and the propagated IA_i still use the summed inertia (the parent's projection needs them). Ia is
 // formed as U·(D⁻¹Uᵀ), D⁻¹Uᵀ first and by division, so an axis-aligned projection is exactly m − m·1 = 0
 // in any precision.
+// A free joint (S_i = 1₆) is the exception: M1 + M7 with S_i = 1₆ and W = X_j for each child j sum exactly
+// the terms A9 sums into IA_i (I_i + Σ X_jᵀ Ia_j X_j, with W'ᵀ Ia_j W' = Wᵀ Ia_j W since Ia_j S_j = 0), so its
+// accumulated pivot IS its articulated inertia, with no small pivot read off a large sum to protect: such a
+// body takes aba.hpp's free-joint step (Featherstone 2008, Table 9.6, D_i = IA_i by a 6×6 Cholesky of fixed
+// size), its children add no M7 term, and its own Ia = 0 adds none to its parent
+// (docs/design-notes.md#modified_aba-takes-abas-free-joint-step).
 // Passes 1 and 3 are those of aba.hpp. Cost: aba plus one quadratic form per tree edge, O(N).
 // Contract, outputs and failure reporting as aba (data.aba_status names the body); data.D[i] holds the
 // accumulated pivot. noexcept; never allocates.
@@ -97,6 +103,29 @@ void add_child_pivot_term(const Model<Scalar, N>& model, Data<Scalar, N>& data, 
   add_projected_form(model, data, i, Ia, data.Xup[i].apply_motion(Sp));
 }
 
+/// M2–M7 for body i through S_i (any joint but a free one): U_i, u_i and the accumulated pivot D_i factored
+/// and solved (M3), then Ia and pa carried to the parent (M5–M6) and, unless the parent is a free joint (its
+/// pivot is its articulated inertia, see the header), the parent's pivot term (M7). False if D_i is not
+/// positive definite.
+template <class Scalar, int N, class Dt>
+bool modified_aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
+                              int i, GeneralJoint) noexcept {
+  aba_joint_terms(model, data, tau, i);                                           // M3
+  if (!aba_solve_pivot(model, data, i)) return false;
+  const int p = model.parent(i);
+  if (p == no_parent) return true;                                                // M4
+  const ArticulatedInertia<Scalar> Ia = aba_carry_to_parent(model, data, i);      // M5, M6
+  if (model.joint(p).type != JointType::free_flyer) add_child_pivot_term(model, data, i, Ia);  // M7
+  return true;
+}
+
+/// M2–M7 for a free joint: aba.hpp's free-joint step (D_i = IA_i; Ia = 0, so no M7 term for the parent).
+template <class Scalar, int N, class Dt>
+bool modified_aba_inward_step(const Model<Scalar, N>& model, Data<Scalar, N>& data, const Eigen::MatrixBase<Dt>& tau,
+                              int i, FreeJoint kind) noexcept {
+  return aba_inward_step(model, data, tau, i, kind);
+}
+
 }  // namespace detail
 
 /// q̈ = FD(q, q̇, τ) by the modified articulated-body method; status in data.aba_status. External forces
@@ -112,25 +141,25 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
   if (!detail::aba_outward_pass(model, data, q, qd, f_ext, "modified_aba") ||           // aba A1–A4
       !detail::finite_ok("modified_aba", "tau", tau, data.config_status))
     return detail::aba_fail(data, data.config_status);
+  constexpr bool free_joints = detail::fits_free_joint<N, Dv::SizeAtCompileTime, Dt::SizeAtCompileTime>;
   for (int i = 0; i < model.nbodies(); ++i) {                                     // M1
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
     if (S.cols() == 1) {
       data.D[i](0, 0) = S.col(0).dot(model.inertia(i).apply(S.col(0)));
-    } else {
+    } else if (model.joint(i).type != JointType::free_flyer) {                    // a free joint's: its IA_i
       const MotionSubspace<Scalar> IS = model.inertia(i).apply(S);
       data.D[i].noalias() = S.transpose() * IS;
     }
   }
   for (const int i : model.inward_order()) {                                      // M2
-    detail::aba_joint_terms(model, data, tau, i);                                 // M3
-    if (!detail::aba_solve_pivot(model, data, i)) return detail::aba_fail(data, i, "modified_aba");
-    if (model.parent(i) != no_parent) {                                           // M4
-      const ArticulatedInertia<Scalar> Ia = detail::aba_carry_to_parent(model, data, i);  // M5, M6
-      detail::add_child_pivot_term(model, data, i, Ia);                           // M7
-    }
+    bool pivot_ok = true;
+    detail::with_joint_kind<free_joints>(model.joint(i), [&](auto kind) {         // M3–M7
+      pivot_ok = detail::modified_aba_inward_step(model, data, tau, i, kind);
+    });
+    if (!pivot_ok) return detail::aba_fail(data, i, "modified_aba");
   }
   data.aba_status = FactorStatus::success();
-  detail::aba_accelerations(model, data);                                         // aba A10–A11
+  detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // aba A10–A11
   return data.qdd;
 }
 

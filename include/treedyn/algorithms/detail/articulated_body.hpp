@@ -370,11 +370,10 @@ EIGEN_ALWAYS_INLINE void aba_acceleration_step(const Model<Scalar, N>& model, Da
   data.qdd.template segment<6>(vi) = data.a[i] - a_prime;
 }
 
-/// Pass 3 (A10–A11): accelerations from the base outward. `kinds` (joint_block.hpp) says which joints take
-/// their kind's step: ByJointKind<…> after aba_inward_step's pass 2, AllJointsGeneral (the default) after
-/// a pass 2 that formed every pivot through S_i.
-template <class Scalar, int N, class Kinds = AllJointsGeneral>
-void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data, Kinds kinds = Kinds{}) noexcept {
+/// Pass 3 (A10–A11): accelerations from the base outward. `kinds` (joint_block.hpp's ByJointKind) picks each
+/// joint's step, the kind pass 2 took (aba_inward_step).
+template <class Scalar, int N, class Kinds>
+void aba_accelerations(const Model<Scalar, N>& model, Data<Scalar, N>& data, Kinds kinds) noexcept {
   Motion<Scalar> a0 = Motion<Scalar>::Zero();                                     // A1
   a0.template tail<3>() = -model.gravity();
   for (int i = 0; i < model.nbodies(); ++i) {

@@ -98,15 +98,6 @@ EIGEN_ALWAYS_INLINE void with_joint_kind(const Joint<Scalar>& joint, Step&& step
   step(GeneralJoint{});
 }
 
-/// A kind dispatch that treats every joint as general (the default of the shared steps, for methods whose
-/// free-joint quantities are not those of the plain ABA, e.g. the modified ABA's accumulated pivot).
-struct AllJointsGeneral {
-  template <class Scalar, class Step>
-  EIGEN_ALWAYS_INLINE void operator()(const Joint<Scalar>&, Step&& step) const noexcept {
-    step(GeneralJoint{});
-  }
-};
-
 /// The kind dispatch by joint type (with_joint_kind).
 template <bool FreeJointsPossible = true>
 struct ByJointKind {

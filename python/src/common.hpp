@@ -176,6 +176,14 @@ std::pair<int, Transform<S>> frame_arg(const char* call, const Model<S>& model, 
   return {body, Transform<S>::identity()};
 }
 
+/// The axes named by `reference` (docs/frame-motion.md#three-reference-frames), ValueError otherwise.
+inline ReferenceFrame reference_arg(const char* call, const std::string& reference) {
+  if (reference == "local") return ReferenceFrame::local;
+  if (reference == "world_aligned") return ReferenceFrame::world_aligned;
+  if (reference == "world_origin") return ReferenceFrame::world_origin;
+  value_error(std::string(call) + ": reference must be 'local', 'world_aligned' or 'world_origin'; given '" + reference + "'");
+}
+
 /// The handle `obj` holds when it is a ModelHandle<S> (a Model for double, a ModelF32 for float, or a
 /// Python subclass of either), else null. Public pybind11 API only: the class object is looked up once, an
 /// object of another class is refused on a type comparison, and the cast reads the held value.

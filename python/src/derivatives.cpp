@@ -1,12 +1,15 @@
-// treedyn Python module: the derivatives of the dynamics (rnea_derivatives, aba_derivatives;
-// docs/derivatives.md): their float64 and float32 forms (Derivatives<S>) and one entry point per function that
+// treedyn Python module: the derivatives of the dynamics (rnea_derivatives, aba_derivatives,
+// frame_velocity_derivatives, frame_acceleration_derivatives; docs/derivatives.md): their float64 and float32 forms (Derivatives<S>) and one entry point per function that
 // dispatches on the model's type (common.hpp, def_by_model). The workspaces are built per call (the model's
 // Data is reused); these calls are not in the compiled component's list, so this unit instantiates them.
+#include <algorithm>
+#include <array>
 #include <string>
 #include <tuple>
 
 #include "common.hpp"
 #include "treedyn/algorithms/aba_derivatives.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 #include "treedyn/algorithms/rnea_derivatives.hpp"
 
 namespace treedyn::python {
@@ -59,6 +62,57 @@ struct Derivatives {
     return py::make_tuple(square_out<S>("aba_derivatives", ws.ddq_dq), square_out<S>("aba_derivatives", ws.ddq_dv),
                           square_out<S>("aba_derivatives", ws.ddq_dtau));
   }
+
+  /// The frame calls: `count` new (6, nv) arrays written in place (row-major maps); q, v[, a] checked, GIL
+  /// released, the model's lock taken, run(model, data, body, placement, reference, q, v[, a], maps...). A frame
+  /// fixed on the base does not move: body_motion alone (for the status), every matrix zero.
+  template <std::size_t count, class Run>
+  static py::tuple frame_derivative_call(const char* call, H& h, Obj q, Obj v, Obj a, Obj frame,
+                                         const std::string& reference, Run run) {
+    using Map = Eigen::Map<Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>>;
+    const Model<S>& model = h.model;
+    const VectorIn<S> qm = vector_in<S>(call, "q", q, model.nq(), "model.nq");
+    const VectorIn<S> vm = vector_in<S>(call, "v", v, model.nv(), "model.nv");
+    const VectorIn<S> am = a.is_none() ? vm : vector_in<S>(call, "a", a, model.nv(), "model.nv");
+    const auto f = frame_arg<S>(call, model, frame);
+    const ReferenceFrame ref = reference_arg(call, reference);
+    const py::ssize_t nv = model.nv();
+    std::array<py::array_t<S>, count> out;
+    std::array<S*, count> ptr{};
+    for (std::size_t k = 0; k < count; ++k) {
+      out[k] = py::array_t<S>({py::ssize_t{6}, nv});
+      ptr[k] = out[k].mutable_data();
+    }
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(h.mutex);
+      if (f.first == no_parent) {
+        h.last_status = treedyn::body_motion(model, h.data, qm, vm);
+        for (S* p : ptr) std::fill(p, p + 6 * nv, S(0));
+      } else {
+        h.last_status = std::apply(
+            [&](auto*... p) { return run(model, h.data, f.first, f.second, ref, qm, vm, am, Map(p, 6, nv)...); }, ptr);
+      }
+    }
+    return std::apply([](auto&... o) { return py::make_tuple(o...); }, out);
+  }
+
+  static py::tuple frame_velocity_derivatives(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
+    return frame_derivative_call<2>("frame_velocity_derivatives", h, q, v, py::none(), frame, reference,
+                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto& qm,
+                                       auto& vm, auto&, auto&&... maps) {
+                                      return treedyn::frame_velocity_derivatives(model, data, body, P, qm, vm, ref, maps...);
+                                    });
+  }
+
+  static py::tuple frame_acceleration_derivatives(H& h, Obj q, Obj v, Obj a, Obj frame, const std::string& reference) {
+    return frame_derivative_call<4>("frame_acceleration_derivatives", h, q, v, a, frame, reference,
+                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto& qm,
+                                       auto& vm, auto& am, auto&&... maps) {
+                                      return treedyn::frame_acceleration_derivatives(model, data, body, P, qm, vm, am,
+                                                                                     ref, maps...);
+                                    });
+  }
 };
 
 }  // namespace
@@ -80,6 +134,26 @@ void bind_derivatives(py::module_& m) {
                            "The partial derivatives of a = aba(model, q, v, tau, f_ext) in q, v and tau (ddq_dtau = H^-1).") +
                    layout + nan_status_doc,
                py::arg("model"), py::arg("q"), py::arg("v"), py::arg("tau"), py::arg("f_ext") = py::none());
+  const char* frame_layout =
+      "\n\nEvery matrix is (6, nv): row r is entry r of the 6-vector [angular; linear] along `reference` ('local',\n"
+      "'world_aligned' or 'world_origin'), column c DoF c; the derivative in q is along the tangent increment e_c\n"
+      "of integrate(model, q, e_c * t) (docs/derivatives.md#kinematics-derivatives). frame: a frame name or a\n"
+      "body index.";
+  def_by_model(m, "frame_velocity_derivatives", &D::frame_velocity_derivatives, &F::frame_velocity_derivatives,
+               std::string("frame_velocity_derivatives(model, q, v, frame, reference='local') -> (dv_dq, dv_dv)\n\n"
+                           "The partial derivatives of the frame's spatial velocity (frame_velocity) in q and v\n"
+                           "(dv_dv = the frame Jacobian J).") +
+                   frame_layout + nan_status_doc,
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("frame"), py::arg("reference") = "local");
+  def_by_model(m, "frame_acceleration_derivatives", &D::frame_acceleration_derivatives,
+               &F::frame_acceleration_derivatives,
+               std::string("frame_acceleration_derivatives(model, q, v, a, frame, reference='local')\n"
+                           "    -> (dv_dq, da_dq, da_dv, da_da)\n\n"
+                           "The partial derivatives of the frame's spatial acceleration (frame_acceleration: no\n"
+                           "gravity) in q, v and a (da_da = J), and of its velocity in q.") +
+                   frame_layout + nan_status_doc,
+               py::arg("model"), py::arg("q"), py::arg("v"), py::arg("a"), py::arg("frame"),
+               py::arg("reference") = "local");
 }
 
 }  // namespace treedyn::python

@@ -42,14 +42,6 @@ void write_rows(const M& m, S* out) {
     for (Eigen::Index c = 0; c < m.cols(); ++c) out[r * m.cols() + c] = m(r, c);
 }
 
-/// The axes named by `reference` (docs/frame-motion.md#three-reference-frames), ValueError otherwise.
-ReferenceFrame reference_arg(const char* call, const std::string& reference) {
-  if (reference == "local") return ReferenceFrame::local;
-  if (reference == "world_aligned") return ReferenceFrame::world_aligned;
-  if (reference == "world_origin") return ReferenceFrame::world_origin;
-  value_error(std::string(call) + ": reference must be 'local', 'world_aligned' or 'world_origin'; given '" + reference + "'");
-}
-
 /// Runs forward kinematics on q with the GIL released and the model locked, then write(X_world, R, p)
 /// fills the placements R (shape R_shape) and p (shape p_shape); returns (R, p).
 template <class S, class Write>

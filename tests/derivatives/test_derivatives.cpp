@@ -18,6 +18,7 @@
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
+#include "support/forward_mode.hpp"
 #include "support/random.hpp"
 #include "support/robot_cases.hpp"
 #include "support/tolerance.hpp"
@@ -264,13 +265,7 @@ namespace {
 /// Forward mode with a fixed number of directions (no empty derivative vectors): 6 tangent increments δ and
 /// the same 6 entries of q̇ at a time.
 constexpr int kDirections = 6;
-using AD = Eigen::AutoDiffScalar<Eigen::Matrix<double, 2 * kDirections, 1>>;
-
-Vec<AD> constant_ad(const Vec<double>& x) {
-  Vec<AD> out(x.size());
-  for (Eigen::Index k = 0; k < x.size(); ++k) out(k) = AD(x(k));
-  return out;
-}
+using AD = ForwardAD<2 * kDirections>;
 }  // namespace
 
 TEST_CASE("rnea_derivatives agrees with forward-mode autodiff through rnea and integrate", "[derivatives][autodiff]") {
@@ -291,14 +286,14 @@ TEST_CASE("rnea_derivatives agrees with forward-mode autodiff through rnea and i
     MatD dq(n, n), dv(n, n);
     for (int c0 = 0; c0 < n; c0 += kDirections) {
       const int width = std::min(kDirections, n - c0);
-      Vec<AD> delta = constant_ad(Vec<double>::Zero(n)), qd = constant_ad(s.qd);
+      Vec<AD> delta = constant_ad<AD>(Vec<double>::Zero(n)), qd = constant_ad<AD>(s.qd);
       for (int k = 0; k < width; ++k) {
         delta(c0 + k).derivatives()(k) = 1.0;
         qd(c0 + k).derivatives()(kDirections + k) = 1.0;
       }
       Vec<AD> q(model.nq());
-      integrate(model_ad, constant_ad(s.q), delta, AD(1.0), q);
-      const Vec<AD> tau = rnea(model_ad, data_ad, q, qd, constant_ad(s.qdd), f_ad);
+      integrate(model_ad, constant_ad<AD>(s.q), delta, AD(1.0), q);
+      const Vec<AD> tau = rnea(model_ad, data_ad, q, qd, constant_ad<AD>(s.qdd), f_ad);
       for (int r = 0; r < n; ++r) {
         dq.block(r, c0, 1, width) = tau(r).derivatives().head(width).transpose();
         dv.block(r, c0, 1, width) = tau(r).derivatives().segment(kDirections, width).transpose();

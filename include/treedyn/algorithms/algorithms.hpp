@@ -23,6 +23,7 @@
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
 #include "treedyn/algorithms/frame_motion.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 #include "treedyn/algorithms/frame_placements.hpp"
 #include "treedyn/algorithms/gravity_torques.hpp"
 #include "treedyn/algorithms/impulse_aba.hpp"

@@ -59,6 +59,7 @@ const VectorN<Scalar, N>& aba(const Model<Scalar, N>& model, Data<Scalar, N>& da
   }
   data.aba_status = FactorStatus::success();
   detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // A10–A11
+  detail::nan_whole_failed_lanes(data.qdd);  // over lanes: a failing state is NaN throughout (docs/lanes.md)
   // The inputs are checked here, once, on the output (as rnea does, detail/outward_pass.hpp): pass 2's only
   // branch is on D_i, which q alone forms, so a NaN or an infinity in q̇, τ or f_ext reaches q̈.
   if (TREEDYN_CHECK_LIKELY(detail::all_finite(data.qdd)) ||

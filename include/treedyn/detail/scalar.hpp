@@ -48,6 +48,16 @@
 //                       is evaluated.
 //   quaternion_ok(n2)   a joint quaternion's squared norm admits a rotation. Numeric: 0 < n2 < ∞ (false on
 //                       NaN). Symbolic: true, for the same reason as pivot_ok.
+//   nan_unless_positive(x)  the lane-wise form of pivot_ok, for a symbolic Scalar that holds values in lanes
+//                       (is_lanewise, true for treedyn::Lanes: docs/lanes.md#how-the-kernels-see-lanes): the
+//                       lanes of x that are not > 0 become NaN, so a failing state computes NaN from its pivot
+//                       on and its neighbours are untouched. Nothing for any other Scalar (a numeric one has
+//                       stopped on pivot_ok, a symbolic one cannot be checked).
+//   nan_whole_failed_lanes(x)  the lane-wise form of "a failed call fills its output with NaN": for a lane
+//                       Scalar, every lane in which some entry of the matrix x is not finite becomes NaN in every
+//                       entry (a zero quaternion or a non-finite input reaches only some entries through the
+//                       arithmetic). Nothing for any other Scalar (a numeric one is checked and filled by the
+//                       call itself).
 // Nothing here allocates or throws for a numeric scalar.
 #pragma once
 
@@ -149,6 +159,33 @@ bool quaternion_ok(const Scalar& n2) noexcept {
   } else {
     static_cast<void>(n2);
     return true;
+  }
+}
+
+/// True for a symbolic Scalar whose comparisons give a mask of values held in lanes (treedyn::Lanes
+/// specialises it), so that a failed check can be applied lane by lane with select(). False by default.
+template <class Scalar>
+struct is_lanewise : std::false_type {};
+
+/// The lane-wise pivot check (see the header comment): for a lane Scalar, x ← NaN in the lanes where x is not
+/// > 0 (zero, negative or NaN); a no-op for every other Scalar.
+template <class Scalar>
+void nan_unless_positive(Scalar& x) noexcept {
+  if constexpr (is_lanewise<Scalar>::value) x = detail::select(x > Scalar(0), x, nan<Scalar>());
+  else static_cast<void>(x);
+}
+
+/// The lane-wise NaN fill of a failed call (see the header comment): a no-op for every non-lane Scalar.
+template <class Derived>
+void nan_whole_failed_lanes(Eigen::MatrixBase<Derived>& x) noexcept {
+  using Scalar = typename Derived::Scalar;
+  if constexpr (is_lanewise<Scalar>::value) {
+    if (x.size() == 0) return;
+    auto failed = x(0) * Scalar(0) != Scalar(0);  // x·0 is NaN for a NaN or an infinity
+    for (Eigen::Index k = 1; k < x.size(); ++k) failed = failed || x(k) * Scalar(0) != Scalar(0);
+    for (Eigen::Index k = 0; k < x.size(); ++k) x(k) = detail::select(failed, nan<Scalar>(), Scalar(x(k)));
+  } else {
+    static_cast<void>(x);
   }
 }
 

@@ -280,6 +280,7 @@ FactorStatus ltdl_packed(Eigen::MatrixBase<DV>& values, const AncestorPattern& p
     const int d_i = pattern.row_length(i);
     if (d_i > push_depth) detail::gather_row(v, pattern, i);                // G2–G4
     if (!detail::pivot_ok(row_i[0])) return FactorStatus::non_positive_pivot(i, "ltdl_packed");  // G5
+    detail::nan_unless_positive(row_i[0]);  // G5 lane by lane: a failing lane goes on in NaN (docs/lanes.md)
     const Scalar inv_d = Scalar(1) / row_i[0];
     const int first_push = d_i > push_depth ? d_i - push_depth : 1;
     for (int t = 1; t < d_i; ++t) {

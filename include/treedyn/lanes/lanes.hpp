@@ -18,8 +18,9 @@
 // which has no conversion to bool: a data-dependent `if` in a kernel does not compile on Lanes and must be
 // written lane-wise (select, detail::select_branch). Lanes is declared *symbolic* to the scalar policy of
 // detail/scalar.hpp (is_numeric is false): the library's branches on values then run both sides and select
-// per lane (if_else below), and the value checks (finite inputs, quaternion norms, pivots) pass, so a bad
-// state gives NaN in its own lane only and no status yet (docs/lanes.md#not-done-yet).
+// per lane (if_else below), and the value checks (finite inputs, quaternion norms, pivots) pass; with their
+// lane-wise forms (detail::is_lanewise below) a bad state gives NaN in its own lane only, and no status yet
+// (docs/lanes.md#how-the-kernels-see-lanes).
 // sin and cos are std::experimental::simd's vectorised polynomials (libstdc++ simd_math.h): on the
 // test's grid (tests/lanes) within 2 ulps of std::sin/std::cos for |x| ≤ 1e4 in float and double. noexcept;
 // nothing allocates.
@@ -298,6 +299,9 @@ namespace detail {
 /// value branches select per lane, value checks pass (docs/lanes.md#how-the-kernels-see-lanes).
 template <class T, int W>
 struct is_numeric<Lanes<T, W>> : std::false_type {};
+/// ... whose values are in lanes: a failed pivot check makes its own lane NaN (detail::nan_unless_positive).
+template <class T, int W>
+struct is_lanewise<Lanes<T, W>> : std::true_type {};
 }  // namespace detail
 
 }  // namespace treedyn

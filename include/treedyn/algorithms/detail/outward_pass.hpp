@@ -166,6 +166,7 @@ template <class Scalar, int N, class Dq, class Dv, class Da, class Fext, class O
 const Out& finite_inputs_after(const char* call, Data<Scalar, N>& data, const Eigen::MatrixBase<Dq>& q,
                                const Eigen::MatrixBase<Dv>& qd, const Eigen::MatrixBase<Da>* qdd, const Fext& f_ext,
                                Out& out) noexcept {
+  nan_whole_failed_lanes(out);  // over lanes: a failing state is NaN throughout (docs/lanes.md)
   if (TREEDYN_CHECK_LIKELY(all_finite(out)) || name_non_finite_input(call, data, q, qd, f_ext, qdd, "qdd"))
     return out;  // every input finite: an overflow of the pass itself is left as computed
   return fill_nan(out);

@@ -9,7 +9,10 @@
 // body_motion included, world-aligned axes, as computeJointJacobiansTimeVariation + getFrameJacobianTimeVariation)
 // and the drift J̇ q̇ alone (FrameJacobianDrift, body_motion included); the centroidal drift Ȧ_g q̇
 // (CentroidalDrift, kinematics included) and the matrix Ȧ_g with A_g (CentroidalMapTimeVariation, as Pinocchio's
-// computeCentroidalMapTimeVariation).
+// computeCentroidalMapTimeVariation); the last body's kinematics derivatives (FrameVelocityDerivatives: ∂v/∂q,
+// ∂v/∂q̇; FrameAccelerationDerivatives: ∂v/∂q, ∂a/∂q, ∂a/∂q̇, ∂a/∂q̈; body_motion included, world-aligned axes, as
+// Pinocchio's computeForwardKinematicsDerivatives + getFrameVelocityDerivatives / getFrameAccelerationDerivatives),
+// their 6 × n outputs allocated outside the timed loop.
 // Names: Kernel/model/scalar, e.g. CRBA/humanoid30/double. Inputs are built outside the timed loop.
 #include <benchmark/benchmark.h>
 
@@ -20,8 +23,18 @@
 #include "treedyn/algorithms/centroidal_map_time_variation.hpp"
 #include "treedyn/algorithms/centroidal_momentum_rate.hpp"
 #include "treedyn/algorithms/coriolis_matrix.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 
 namespace {
+
+/// The 6 × nv outputs of frame_velocity_derivatives and frame_acceleration_derivatives, built once.
+template <class S>
+struct FrameDerivativeOutputs {
+  using M = Eigen::Matrix<S, 6, Eigen::Dynamic>;
+  M dv_dq, dv_dqd, da_dq, da_dqd, da_dqdd;
+  explicit FrameDerivativeOutputs(const treedyn::Model<S>& m)
+      : dv_dq(6, m.nv()), dv_dqd(6, m.nv()), da_dq(6, m.nv()), da_dqd(6, m.nv()), da_dqdd(6, m.nv()) {}
+};
 
 template <class S>
 void register_robot(const std::string& robot, const treedyn::Model<S>& model, const std::string& scalar) {
@@ -102,6 +115,21 @@ void register_robot(const std::string& robot, const treedyn::Model<S>& model, co
                                                                         treedyn::ReferenceFrame::world_aligned)
                                      .data());
       });
+  const auto frame_outputs = [](const auto& m) { return FrameDerivativeOutputs<S>(m); };
+  add_with("FrameVelocityDerivatives", frame_outputs,
+           [](const auto& m, auto& d, auto& o, const VecX& q_, const VecX& v_, const VecX&) {
+             benchmark::DoNotOptimize(treedyn::frame_velocity_derivatives(
+                 m, d, m.nbodies() - 1, treedyn::Transform<S>::identity(), q_, v_,
+                 treedyn::ReferenceFrame::world_aligned, o.dv_dq, o.dv_dqd));
+             benchmark::DoNotOptimize(o.dv_dq.data());
+           });
+  add_with("FrameAccelerationDerivatives", frame_outputs,
+           [](const auto& m, auto& d, auto& o, const VecX& q_, const VecX& v_, const VecX& a_) {
+             benchmark::DoNotOptimize(treedyn::frame_acceleration_derivatives(
+                 m, d, m.nbodies() - 1, treedyn::Transform<S>::identity(), q_, v_, a_,
+                 treedyn::ReferenceFrame::world_aligned, o.dv_dq, o.da_dq, o.da_dqd, o.da_dqdd));
+             benchmark::DoNotOptimize(o.da_dq.data());
+           });
   add("FrameJacobianDrift", [](const auto& m, auto& d, const VecX& q_, const VecX& v_, const VecX&) {
     benchmark::DoNotOptimize(treedyn::body_motion(m, d, q_, v_));
     benchmark::DoNotOptimize(treedyn::frame_jacobian_drift(m, d, v_, m.nbodies() - 1, treedyn::Transform<S>::identity(),

@@ -17,6 +17,12 @@
 //                by D⁻¹ for ∂τ/∂x (forces), by D for ∂q̈/∂x (accelerations), columns by D⁻¹ (increments of q
 //                or q̇). Unit-free, and the light joints' rows and columns weigh as much as the heavy ones';
 //                for ∂q̈/∂x it is a forward error (c·n·ε·κ_s: ∂q̈/∂x = −H⁻¹ ∂τ/∂x).
+//   frame derivative   a 6 × n derivative of a frame's velocity or acceleration (∂v_F/∂q, ∂a_F/∂q, ∂a_F/∂q̇):
+//                max_j ‖col_j(Δ')‖₂ / max_j ‖col_j(A')‖₂ with the angular rows multiplied by the frame's reach L
+//                (the largest distance from the frame's origin to a body origin on its path), the linear rows and
+//                the columns (per unit joint increment) unscaled: kinematics has no masses, so no D; an angular
+//                error weighs as the linear one it makes at distance L, and a half that is zero in exact
+//                arithmetic (ω's derivatives on a planar chain) is not divided by itself.
 //   jacobian     per column j: ‖Δω_j‖/‖ω_j‖ + ‖Δv_j‖/(‖ω_j‖ d_j + ‖v_j‖), d_j the distance from the frame's
 //                origin to joint j's body origin; a linear part formed as a difference of two far-away points
 //                shows here.
@@ -36,6 +42,7 @@
 
 #include <Eigen/Core>
 
+#include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/model/model.hpp"
 #include "treedyn/spatial/transform.hpp"
 
@@ -118,9 +125,16 @@ CentroidalReference reference_centroidal(const Model<double>& model, const State
 
 /// The 50-digit derivatives of the dynamics (central differences, reference_derivatives.cpp): ∂τ/∂q, ∂τ/∂q̇ of
 /// τ = rnea(q, q̇, q̈) at q̈ = the state's τ vector, and ∂q̈/∂q, ∂q̈/∂q̇ of q̈ = aba(q, q̇, τ); tangent increments.
+/// The end frame's (end_placement on the last body) ∂v_F/∂q, ∂a_F/∂q and ∂a_F/∂q̇ of frame_velocity and
+/// frame_acceleration (q̈ = the state's τ vector, no gravity), each 6 × n, indexed by frame_axes.
 struct DerivativeReference {
   MatrixL dtau_dq, dtau_dv, ddq_dq, ddq_dv;
+  MatrixL frame_dv_dq[2], frame_da_dq[2], frame_da_dv[2];
+  long double frame_reach = 1;  ///< L of the frame derivative metric
 };
+/// The axes of DerivativeReference's frame derivatives: [0] local, [1] world-aligned (as the Jacobian rows).
+constexpr ReferenceFrame frame_axes[2] = {ReferenceFrame::local, ReferenceFrame::world_aligned};
+constexpr const char* frame_axes_name[2] = {"local", "world"};
 DerivativeReference reference_derivatives(const Model<double>& model, const State& s);
 
 // ---- metrics (long double) ----
@@ -132,6 +146,8 @@ double tau_error(const VectorL& computed, const VectorL& reference, const Matrix
 double jacobian_error(const MatrixL& computed, const MatrixL& reference, const VectorL& distance);
 /// The derivative metric above; `acceleration`: rows scaled by D (∂q̈/∂x), else by D⁻¹ (∂τ/∂x).
 double derivative_error(const MatrixL& computed, const MatrixL& reference, const MatrixL& H, bool acceleration);
+/// The "frame derivative" metric above of a 6 × n derivative of a frame's motion; `reach`: the frame's L.
+double frame_derivative_error(const MatrixL& computed, const MatrixL& reference, long double reach);
 /// κ₂ of the diagonally scaled D⁻¹AD⁻¹, D = diag(√A_ii) (computed in double).
 double scaled_condition(const MatrixL& A);
 
@@ -164,7 +180,8 @@ template <class T>
 std::vector<Measurement> measure_centroidal(const Case& c, const std::vector<CentroidalReference>& refs);
 
 /// rnea_derivatives (∂τ/∂q, ∂τ/∂q̇) and aba_derivatives (∂q̈/∂q, ∂q̈/∂q̇; forward errors, while solvable), the
-/// "derivative" metric.
+/// "derivative" metric; frame_velocity_derivatives (∂v_F/∂q) and frame_acceleration_derivatives (∂a_F/∂q,
+/// ∂a_F/∂q̇) of the end frame, local and world-aligned, the "frame derivative" metric (c·n·ε, no κ).
 template <class T>
 std::vector<Measurement> measure_derivatives(const Case& c, const std::vector<Reference>& refs,
                                              const std::vector<DerivativeReference>& derivative_refs);

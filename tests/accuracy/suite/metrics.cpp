@@ -66,11 +66,10 @@ double jacobian_error(const MatrixL& computed, const MatrixL& reference, const V
   return static_cast<double>(worst);
 }
 
-double derivative_error(const MatrixL& computed, const MatrixL& reference, const MatrixL& H, bool acceleration) {
-  const VectorL D = diagonal_scale(H);
-  const VectorL rows = acceleration ? D : VectorL(D.cwiseInverse());
-  const auto scale = [&](const MatrixL& A) -> MatrixL { return rows.asDiagonal() * A * D.cwiseInverse().asDiagonal(); };
-  const MatrixL error = scale(computed - reference), size = scale(reference);
+namespace {
+
+/// max_j ‖col_j(error)‖₂ / max_j ‖col_j(size)‖₂ (a NaN error wins; 0 / 0 is 0).
+double worst_column_ratio(const MatrixL& error, const MatrixL& size) {
   long double worst = 0, largest = 0;
   for (Eigen::Index j = 0; j < size.cols(); ++j) {
     const long double e = error.col(j).norm();
@@ -79,6 +78,21 @@ double derivative_error(const MatrixL& computed, const MatrixL& reference, const
   }
   if (largest == 0) return worst == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   return static_cast<double>(worst / largest);
+}
+
+}  // namespace
+
+double derivative_error(const MatrixL& computed, const MatrixL& reference, const MatrixL& H, bool acceleration) {
+  const VectorL D = diagonal_scale(H);
+  const VectorL rows = acceleration ? D : VectorL(D.cwiseInverse());
+  const auto scale = [&](const MatrixL& A) -> MatrixL { return rows.asDiagonal() * A * D.cwiseInverse().asDiagonal(); };
+  return worst_column_ratio(scale(computed - reference), scale(reference));
+}
+
+double frame_derivative_error(const MatrixL& computed, const MatrixL& reference, long double reach) {
+  VectorL rows = VectorL::Ones(6);
+  rows.head<3>().setConstant(reach);
+  return worst_column_ratio(rows.asDiagonal() * (computed - reference), rows.asDiagonal() * reference);
 }
 
 double scaled_condition(const MatrixL& A) {

@@ -13,7 +13,9 @@
 //   G5  for i = 1..N:  g_i = c − o_i  (g_λ(i) − d_i; at a root, from M3's offset)
 //   G6  for every DoF k of body i, s = E_iᵀ S_i,k (world axes, about o_i):
 //          [n; f] = Ic_i s,   A_g[:, k] = [n + f × g_i; f]          (the moment taken about c)
-//   G7  I_g = Σ_roots Ic_ρ shifted from o_ρ to c (h = 0 there);   h_g = A_g q̇;   ċ = h_g's linear half / M
+//          h_g += A_g[:, k] q̇_k                                  (h_g = A_g q̇, column by column)
+//   G7  I_g = Σ_roots Ic_ρ shifted from o_ρ to c (h = 0 there);   ċ = h_g's linear half / M
+// G3–G4 run in one inward pass and G5–G6 in one outward pass.
 // Row order: ANGULAR FIRST, h_g = [k_G; l_G] (angular momentum about c, then linear momentum), as every
 // spatial force in treedyn ([n; f], docs/conventions.md#spatial-vectors) and as in Orin et al. Pinocchio's
 // ccrba stores Ag and hg linear first: Ag_pinocchio = [A_g.bottomRows(3); A_g.topRows(3)]
@@ -24,8 +26,8 @@
 // Contract: q (nq), q̇ (nv); checked, finite. Writes data.Ag (6 × nv), data.hg, data.Ig, data.IC_world,
 // data.com_offset, data.vcom and every output of center_of_mass(q). Returns the status (also in
 // data.config_status); a zero quaternion or a non-finite input sets the outputs to NaN.
-// Cost: N rotated inertias and composite shifts, two rotations and three cross products per DoF,
-// 6n for h_g: O(N + n). noexcept; never allocates.
+// Cost: N rotated inertias and composite shifts, per DoF two rotations and three cross products (one
+// rotation and two cross products for a revolute or prismatic DoF), 6n for h_g: O(N + n). noexcept; never allocates.
 #pragma once
 
 #include "treedyn/algorithms/center_of_mass.hpp"
@@ -33,46 +35,63 @@
 namespace treedyn {
 namespace detail {
 
-/// G2–G6 after forward kinematics (data.Xup, data.X_world): data.IC_world, the subtree moments, c and A_g.
-template <class Scalar, int N>
-void centroidal_map_given_placements(const Model<Scalar, N>& model, Data<Scalar, N>& data) noexcept {
+/// G2–G6 after forward kinematics (data.Xup, data.X_world): data.IC_world, the subtree moments, c, A_g and,
+/// accumulated column by column in G6, h_g = A_g q̇. A revolute column has s = [w; 0] and a prismatic one
+/// s = [0; v] (joint.hpp's motion_subspace): their zero half is neither rotated nor multiplied (the products it
+/// would add are exact zeros).
+template <class Scalar, int N, class Dv>
+void centroidal_map_given_placements(const Model<Scalar, N>& model, Data<Scalar, N>& data,
+                                     const Eigen::MatrixBase<Dv>& qd) noexcept {
   using V3 = Vector3<Scalar>;
   for (int i = 0; i < model.nbodies(); ++i)                                                 // G2
     rotated_inertia_into<true>(data.X_world[i].E, model.inertia(i), data.IC_world[i]);
-  for (const int i : model.inward_order()) {                                                // G3
+  for (const int i : model.inward_order()) {                                                // G3, G4
+    const RigidInertia<Scalar>& Ic = data.IC_world[i];                                       // complete: children came first
+    data.mass_subtree[i] = Ic.m;
+    data.h_subtree[i] = Ic.h;
     const int p = model.parent(i);
     if (p == no_parent) continue;
-    const RigidInertia<Scalar>& Ic = data.IC_world[i];
     const V3 d = joint_offset_world(data, i, p);
     data.com_offset[i] = d;                                                                 // kept for G5
     data.IC_world[p] += shift_origin(Ic.m, Ic.h, Ic.I, V3(-d));
   }
-  for (int i = 0; i < model.nbodies(); ++i) {                                               // G4
-    data.mass_subtree[i] = data.IC_world[i].m;
-    data.h_subtree[i] = data.IC_world[i].h;
-  }
   const ComFromRoot<Scalar> c0 = com_from_subtrees(model, data);
-  for (int i = 0; i < model.nbodies(); ++i) {                                               // G5
+  V3 k = V3::Zero(), l = V3::Zero();                                                        // h_g's halves
+  for (int i = 0; i < model.nbodies(); ++i) {                                               // G5, G6 (parents first)
     const int p = model.parent(i);
+    V3& g = data.com_offset[i];
     if (p != no_parent)
-      data.com_offset[i] = data.com_offset[p] - data.com_offset[i];
+      g = data.com_offset[p] - g;
     else
-      data.com_offset[i] = c0.offset - V3(data.X_world[i].r - data.X_world[c0.root].r);
-  }
-  for (int i = 0; i < model.nbodies(); ++i) {                                               // G6
+      g = c0.offset - V3(data.X_world[i].r - data.X_world[c0.root].r);
     const MotionSubspace<Scalar>& S = model.motion_subspaces()[i];
+    const JointType type = model.joint(i).type;
     const Matrix3<Scalar>& E = data.X_world[i].E;
     const RigidInertia<Scalar>& Ic = data.IC_world[i];
-    const V3& g = data.com_offset[i];
-    for (int c = 0; c < S.cols(); ++c) {
-      const MotionHalves<Scalar> s = world_subspace_column(E, S, c);
-      const V3 f = Ic.m * s.v - cross(Ic.h, s.w);
-      const V3 n = Ic.I * s.w + cross(Ic.h, s.v) + cross(f, g);
-      auto col = data.Ag.col(model.v_offset(i) + c);
-      col.template head<3>() = n;
-      col.template tail<3>() = f;
+    for (int c = 0, col = model.v_offset(i); c < S.cols(); ++c, ++col) {                  // [n; f] = Ic s
+      V3 n, f;
+      if (type == JointType::revolute) {                                                    // s = [w; 0]
+        const V3 w = rotate<true>(E, V3(S.col(c).template head<3>()));
+        f = -cross(Ic.h, w);
+        n = Ic.I * w;
+      } else if (type == JointType::prismatic) {                                            // s = [0; v]
+        const V3 v = rotate<true>(E, V3(S.col(c).template tail<3>()));
+        f = Ic.m * v;
+        n = cross(Ic.h, v);
+      } else {
+        const MotionHalves<Scalar> s = world_subspace_column(E, S, c);
+        f = Ic.m * s.v - cross(Ic.h, s.w);
+        n = Ic.I * s.w + cross(Ic.h, s.v);
+      }
+      n += cross(f, g);                                                                     // the moment about c
+      data.Ag.col(col).template head<3>() = n;
+      data.Ag.col(col).template tail<3>() = f;
+      k += n * qd(col);
+      l += f * qd(col);
     }
   }
+  data.hg.template head<3>() = k;
+  data.hg.template tail<3>() = l;
 }
 
 /// G7's I_g: the roots' composite inertias shifted to c (data.com_offset of each root is c − o_ρ).
@@ -111,9 +130,8 @@ bool ccrba_checked(const char* fn, const Model<Scalar, N>& model, Data<Scalar, N
     return false;
   }
   world_placements(model, data);                                                           // G1
-  centroidal_map_given_placements(model, data);                                            // G2–G6
+  centroidal_map_given_placements(model, data, qd);                                        // G2–G6, h_g
   centroidal_inertia(model, data);                                                         // G7
-  data.hg.noalias() = data.Ag * qd;
   data.vcom = data.hg.template tail<3>() / data.mass;
   status = data.config_status;
   return true;

@@ -1,6 +1,8 @@
-// RNEA over treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md#speed): W states per call in
-// SIMD lanes against the scalar float and double RNEA, one state per call, in the same run.
-// Names: RNEA/<model>/<scalar> with scalar float, double, lanes-double2, lanes-float4 (one SSE2 register),
+// The kernels over treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md#speed): W states per call in
+// SIMD lanes against the scalar float and double kernel, one state per call, in the same run: RNEA, CRBA, ABA,
+// FDCRBA (forward_dynamics_crba), FactorSolveH (factor_H, then solve_H of a copy of q̇, on the H of a crba run
+// before the loop) and FrameJacobian (world-aligned, last body, after a forward_kinematics run before the loop).
+// Names: <Kernel>/<model>/<scalar> with scalar float, double, lanes-double2, lanes-float4 (one SSE2 register),
 // lanes-double4, lanes-float8 (one AVX register); the counter
 // per_state is the time per state (the call's time / W). The lane runs evaluate the model cast to
 // Lanes (model.cast<Lanes<T, W>>(): every lane reads its own copy of the model's numbers; sharing one
@@ -9,25 +11,66 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <type_traits>
 
 #include "support/fixture.hpp"
+#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/factor_h.hpp"
+#include "treedyn/algorithms/forward_dynamics_crba.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/lanes/lanes.hpp"
 #include "treedyn/model/data.hpp"
 
 namespace {
 
+/// The kernels timed, each (model, data, q, q̇, x) → something whose data() the benchmark keeps; x is q̈ or τ,
+/// and a scratch vector for solve_H. data holds crba's H and forward_kinematics' frames of q (run before the loop).
+const auto kernels = [](auto&& each) {
+  each("RNEA", [](const auto& m, auto& d, const auto& q, const auto& qd, auto& x) { return treedyn::rnea(m, d, q, qd, x).data(); });
+  each("CRBA", [](const auto& m, auto& d, const auto& q, const auto&, auto&) { return treedyn::crba(m, d, q).data(); });
+  each("ABA", [](const auto& m, auto& d, const auto& q, const auto& qd, auto& x) { return treedyn::aba(m, d, q, qd, x).data(); });
+  each("FDCRBA", [](const auto& m, auto& d, const auto& q, const auto& qd, auto& x) {
+    return treedyn::forward_dynamics_crba(m, d, q, qd, x).data();
+  });
+  each("FactorSolveH", [](const auto& m, auto& d, const auto&, const auto& qd, auto& x) {
+    treedyn::factor_H(m, d);
+    x = qd;  // the right-hand side afresh (an nv-vector copy, in the time): x ← H⁻¹ⁿ x would drift to denormals
+    treedyn::solve_H(m, d, x);
+    return x.data();
+  });
+  each("FrameJacobian", [](const auto& m, auto& d, const auto&, const auto&, auto&) {
+    return treedyn::frame_jacobian(m, d, m.nbodies() - 1, std::decay_t<decltype(m.tree_transform(0))>::identity(),
+                                   treedyn::ReferenceFrame::world_aligned)
+        .data();
+  });
+};
+
+/// Times `kernel` on (model, q, q̇, x) as <name>/<model>/<scalar>; per_state = the call's time / W.
+template <class S, class V, class Kernel>
+void register_kernel(const std::string& name, const treedyn::Model<S>& model, const V& q, const V& qd, const V& x,
+                     double W, const Kernel& kernel) {
+  benchmark::RegisterBenchmark(name.c_str(), [model, q, qd, x, W, kernel](benchmark::State& st) {
+    treedyn::Data<S> data(model);
+    treedyn::crba(model, data, q);
+    treedyn::forward_kinematics(model, data, q);
+    V xs = x;
+    for (auto _ : st) {
+      benchmark::DoNotOptimize(kernel(model, data, q, qd, xs));
+      benchmark::ClobberMemory();
+    }
+    st.counters["per_state"] = benchmark::Counter(W, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  });
+}
+
 template <class S>
 void register_scalar(const treedyn::bench::NamedModel& nm, const std::string& scalar) {
   const treedyn::Model<S> model = nm.model.template cast<S>();
   const treedyn::bench::State<S> s = treedyn::bench::state(model);
-  benchmark::RegisterBenchmark(("RNEA/" + nm.name + "/" + scalar).c_str(), [model, s](benchmark::State& st) {
-    treedyn::Data<S> data(model);
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(treedyn::rnea(model, data, s.q, s.qd, s.qdd).data());
-      benchmark::ClobberMemory();
-    }
-    st.counters["per_state"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  kernels([&](const char* kernel_name, const auto& kernel) {
+    register_kernel(std::string(kernel_name) + "/" + nm.name + "/" + scalar, model, s.q, s.qd, s.qdd, 1.0, kernel);
   });
 }
 
@@ -47,13 +90,8 @@ void register_lanes(const treedyn::bench::NamedModel& nm, const std::string& sca
       qdd(k).set_lane(j, s0.qdd(k));
     }
   }
-  benchmark::RegisterBenchmark(("RNEA/" + nm.name + "/" + scalar).c_str(), [model, q, qd, qdd](benchmark::State& st) {
-    treedyn::Data<L> data(model);
-    for (auto _ : st) {
-      benchmark::DoNotOptimize(treedyn::rnea(model, data, q, qd, qdd).data());
-      benchmark::ClobberMemory();
-    }
-    st.counters["per_state"] = benchmark::Counter(double(W), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  kernels([&](const char* kernel_name, const auto& kernel) {
+    register_kernel(std::string(kernel_name) + "/" + nm.name + "/" + scalar, model, q, qd, qdd, double(W), kernel);
   });
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include "support/tolerance.hpp"
 #include "treedyn/lanes/lanes.hpp"
 #include "treedyn/model/data.hpp"
+#include "treedyn/status.hpp"
 
 namespace treedyn::test {
 
@@ -40,6 +42,20 @@ DenseOf<T> lane_of(const DenseOf<Lanes<T, W>>& x, int j) {
   for (Eigen::Index c = 0; c < x.cols(); ++c)
     for (Eigen::Index r = 0; r < x.rows(); ++r) out(r, c) = x(r, c).lane(j);
   return out;
+}
+
+/// A lane's status equals the scalar call's on that lane's state: code, row and what it counts, the call and
+/// the argument named (compared as strings: the same literal may have two addresses).
+inline void check_same_status(const Status& lane, const Status& scalar) {
+  const auto str = [](const char* p) { return std::string(p == nullptr ? "(null)" : p); };
+  INFO("lane status " << code_name(lane.code) << " row " << lane.row << " (" << str(lane.call) << ", "
+                      << str(lane.argument) << "); scalar " << code_name(scalar.code) << " row " << scalar.row
+                      << " (" << str(scalar.call) << ", " << str(scalar.argument) << ")");
+  CHECK(lane.code == scalar.code);
+  CHECK(lane.row == scalar.row);
+  CHECK(lane.index == scalar.index);
+  CHECK(str(lane.call) == str(scalar.call));
+  CHECK(str(lane.argument) == str(scalar.argument));
 }
 
 /// A kernel's result as a dense matrix (what the comparisons below take).

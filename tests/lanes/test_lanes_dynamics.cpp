@@ -12,6 +12,7 @@
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
+#include "treedyn/lanes/lane_status.hpp"
 
 namespace {
 
@@ -58,50 +59,63 @@ TEST_CASE("forward_dynamics_crba over Lanes equals the scalar forward_dynamics_c
 
 namespace {
 
-/// factor_H and solve_H over Lanes<T, W> on H of W states of `model` (each lane's H from the scalar crba),
-/// with lane 1's pivot of row `row` set to 0 and lane 2's to −1 (W ≥ 4):
+/// A pivot made non-positive in one lane: H's diagonal entry of `row` in lane `lane` set to `value`.
+struct BadPivot {
+  int lane, row;
+  double value;
+};
+
+/// factor_H_lanes and solve_H over Lanes<T, W> on H of W states of `model` (each lane's H from the scalar crba),
+/// with the diagonal entries of `bad` set (0 or −1: the pivot of that row is then ≤ 0):
+/// - every lane's status (factor_H_lanes, lane_status.hpp) is the scalar factor_H's on that lane's H: the
+///   failing lanes name non_positive_pivot at their row, the others success;
 /// - the good lanes' factor and solution equal the scalar factor_H and solve_H bit for bit (the same
 ///   operations in the same order: the factor and solve are loops of scalar arithmetic, no sin/cos, no
 ///   packet reductions; the test unit is built with -ffp-contract=off so neither path fuses a multiply-add);
-/// - the scalar path reports non_positive_pivot at `row` for lanes 1 and 2;
-/// - lanes 1 and 2 of the solution are all NaN (the NaN pivot reaches the root's pivot through the updates,
+/// - the failing lanes of the solution are all NaN (the NaN pivot reaches the root's pivot through the updates,
 ///   and every entry's back-substitution reads the root: `model` must be one tree);
 /// - the good lanes are bit for bit what they are when every lane is good.
 template <class T, int W>
-void check_factor_with_failing_lanes(const treedyn::Model<double>& model, int row, std::uint64_t seed) {
+void check_factor_with_failing_lanes(const treedyn::Model<double>& model, const std::vector<BadPivot>& bad,
+                                     std::uint64_t seed) {
   using L = Lanes<T, W>;
   const treedyn::Model<T> ms = model.cast<T>();
   const treedyn::Model<L> ml = model.cast<L>();
   treedyn::Data<T> ds(ms);
   treedyn::Data<L> dl(ml), dl_good(ml);
   const LaneStates<T> s = treedyn::test::lane_states<T, W>(model, seed);
-  const int diagonal = model.h_pattern().row_start(row);
   std::vector<Eigen::Matrix<T, Eigen::Dynamic, 1>> H;
   for (int j = 0; j < W; ++j) H.push_back(treedyn::crba(ms, ds, s.q[static_cast<std::size_t>(j)]));
   dl_good.H = pack<T, W>(H);
-  H[1](diagonal) = T(0);
-  H[2](diagonal) = T(-1);
+  std::vector<int> bad_row(W, -1);
+  for (const BadPivot& b : bad) {
+    H[static_cast<std::size_t>(b.lane)](model.h_pattern().row_start(b.row)) = static_cast<T>(b.value);
+    bad_row[static_cast<std::size_t>(b.lane)] = b.row;
+  }
   dl.H = pack<T, W>(H);
   const LaneVector<T, W> b = pack<T, W>(s.qdd);
   LaneVector<T, W> x = b, x_good = b;
-  REQUIRE(treedyn::factor_H(ml, dl).ok());  // lanes report no status yet (docs/lanes.md#not-done-yet)
-  REQUIRE(treedyn::solve_H(ml, dl, x).ok());
-  REQUIRE(treedyn::factor_H(ml, dl_good).ok());
+  const treedyn::LaneStatus<W> statuses = treedyn::factor_H_lanes(ml, dl);
+  REQUIRE(treedyn::solve_H(ml, dl, x).ok());  // solve_H reads the factor's one status (success on lanes)
+  REQUIRE(treedyn::factor_H_lanes(ml, dl_good).ok());
   REQUIRE(treedyn::solve_H(ml, dl_good, x_good).ok());
+  CHECK(statuses.failed_count() == static_cast<int>(bad.size()));
   for (int j = 0; j < W; ++j) {
     INFO("lane " << j);
     const auto ju = static_cast<std::size_t>(j);
     ds.H = H[ju];
     const treedyn::FactorStatus status = treedyn::factor_H(ms, ds);
+    treedyn::test::check_same_status(statuses[j], status);
     Eigen::Matrix<T, Eigen::Dynamic, 1> xs = s.qdd[ju];
     treedyn::solve_H(ms, ds, xs);
-    if (j == 1 || j == 2) {
-      CHECK(status.code == treedyn::FactorStatus::Code::non_positive_pivot);
-      CHECK(status.row == row);
+    if (bad_row[ju] >= 0) {
+      CHECK(statuses[j].code == treedyn::FactorStatus::Code::non_positive_pivot);
+      CHECK(statuses[j].row == bad_row[ju]);
       for (Eigen::Index k = 0; k < x.size(); ++k) CHECK(std::isnan(x(k).lane(j)));
       continue;
     }
     REQUIRE(status.ok());
+    CHECK(statuses[j].ok());
     for (Eigen::Index k = 0; k < x.size(); ++k) {
       CHECK(x(k).lane(j) == xs(k));
       CHECK(x(k).lane(j) == x_good(k).lane(j));
@@ -110,21 +124,31 @@ void check_factor_with_failing_lanes(const treedyn::Model<double>& model, int ro
   }
 }
 
+/// The failing-lane cases at `row` (and `other`, a different row): one lane alone (zero, then negative), two
+/// lanes at the same row, two lanes at different rows; on Lanes<double, 4> and Lanes<float, 8>.
+void check_failing_pivots(const treedyn::Model<double>& model, int row, int other, std::uint64_t seed) {
+  const std::vector<std::vector<BadPivot>> cases = {
+      {{1, row, 0.0}}, {{3, row, -1.0}}, {{1, row, 0.0}, {2, row, -1.0}}, {{0, row, -1.0}, {2, other, 0.0}}};
+  for (const auto& bad : cases) {
+    check_factor_with_failing_lanes<double, 4>(model, bad, seed);
+    check_factor_with_failing_lanes<float, 8>(model, bad, seed + 100);
+  }
+}
+
 }  // namespace
 
-TEST_CASE("factor_H and solve_H over Lanes: a non-positive pivot in one lane gives NaN there only", "[lanes]") {
+TEST_CASE("factor_H over Lanes: a non-positive pivot in one lane gives NaN there only, and its status names it",
+          "[lanes]") {
   const treedyn::Model<double> humanoid = treedyn::robots::humanoid30<double>();
   const treedyn::Model<double> chain = treedyn::robots::chain30<double>();
   // A leaf row (its pivot is the first the factorization meets), a middle one and the root.
   for (const int row : {humanoid.nv() - 1, humanoid.nv() / 2, 0}) {
     INFO("humanoid30, row " << row);
-    check_factor_with_failing_lanes<double, 4>(humanoid, row, 7100);
-    check_factor_with_failing_lanes<float, 8>(humanoid, row, 7200);
+    check_failing_pivots(humanoid, row, row == 0 ? humanoid.nv() - 1 : 0, 7100);
   }
   for (const int row : {chain.nv() - 1, 7, 0}) {
     INFO("chain30, row " << row);
-    check_factor_with_failing_lanes<double, 4>(chain, row, 7300);
-    check_factor_with_failing_lanes<float, 8>(chain, row, 7400);
+    check_failing_pivots(chain, row, row == 0 ? 7 : 0, 7300);
   }
 }
 

@@ -2,6 +2,7 @@
 // robot. Built only where <experimental/simd> is (tests/CMakeLists.txt, as test_lanes).
 #include "no_alloc/no_alloc_support.hpp"
 #include "lanes/lanes_support.hpp"
+#include "treedyn/lanes/lane_status.hpp"
 #include "treedyn/lanes/lanes.hpp"
 
 namespace {
@@ -32,6 +33,7 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { crba(model, data, q); factor_H(model, data); }) == 0);
     CHECK(allocations_in([&] { x = qdd; solve_H(model, data, x); }) == 0);
+    CHECK(allocations_in([&] { crba(model, data, q); static_cast<void>(factor_H_lanes(model, data, q)); }) == 0);
   }
 }
 

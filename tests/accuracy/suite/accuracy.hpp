@@ -186,6 +186,13 @@ template <class T>
 std::vector<Measurement> measure_derivatives(const Case& c, const std::vector<Reference>& refs,
                                              const std::vector<DerivativeReference>& derivative_refs);
 
+/// The kernels on treedyn::Lanes (crba, rnea, bias, forward_dynamics_crba, aba, frame_jacobian local and world) with
+/// their scalar rows' metrics and bounds, scalar "float-lanes8" (T = float) or "double-lanes4" (T = double).
+/// Built where <experimental/simd> is (TREEDYN_ACCURACY_LANES).
+template <class T>
+std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Reference>& refs,
+                                       const std::vector<FrameReference>& frame_refs);
+
 /// Everything for one case in float and double: the references once, then every family in both scalars.
 std::vector<Measurement> measure_all(const Case& c);
 

@@ -26,6 +26,10 @@ std::vector<Measurement> measure_all(const Case& c) {
   append(measure_centroidal<double>(c, centroidal_refs));
   append(measure_derivatives<float>(c, refs, derivative_refs));
   append(measure_derivatives<double>(c, refs, derivative_refs));
+#ifdef TREEDYN_ACCURACY_LANES
+  append(measure_lanes<float>(c, refs, frame_refs));
+  append(measure_lanes<double>(c, refs, frame_refs));
+#endif
   return out;
 }
 

@@ -45,4 +45,40 @@ struct Recorder {
   }
 };
 
+/// The metrics of H (crba), τ = H a + C at a = the state's τ vector (rnea) and C (bias) computed in T, on one
+/// state (the scalar kernels in measure_dynamics, the lane kernels in measure_lanes).
+template <class T>
+void record_h_tau_c(Recorder<T>& r, const State& s, const Reference& ref, const MatrixL& H, const VectorL& tau,
+                    const VectorL& C, int n) {
+  r.add("crba", "scaled", scaled_error(H, ref.H), 16, n);
+  const VectorL tau_ref = ref.H * s.tau.cast<long double>() + ref.C;
+  r.add("rnea", "tau", tau_error(tau, tau_ref, ref.H), 16, n);
+  r.add("bias", "tau", tau_error(C, ref.C, ref.H), 16, n);
+}
+
+/// True when the forward dynamics of case c's state (reference ref) is checked in T: while it is solvable, or
+/// beyond for the cases that ask for it (accuracy.hpp).
+template <class T>
+bool forward_checked(const Case& c, int n, const Reference& ref) {
+  return solvable<T>(n, ref.kappa_s) || c.beyond_solvable;
+}
+
+/// The forward-dynamics metrics of q̈ computed by `name` on one state: energy (a forward error, × κ_s),
+/// backward and scaled backward against r = τ − C.
+template <class T>
+void record_forward(Recorder<T>& r, const std::string& name, const State& s, const Reference& ref, const VectorL& qdd,
+                    int n) {
+  const VectorL rhs = s.tau.cast<long double>() - ref.C;
+  r.add(name, "energy", energy_error(qdd, ref.qdd, ref.H), 16, n, ref.kappa_s);
+  r.add(name, "backward", backward_error(ref.H, qdd, rhs), 16, n);
+  r.add(name, "scaled backward", scaled_backward_error(ref.H, qdd, rhs), 16, n);
+}
+
+/// The end frame's Jacobians (local and world-aligned) computed in T on one state.
+template <class T>
+void record_jacobians(Recorder<T>& r, const FrameReference& fr, const MatrixL& J_local, const MatrixL& J_world, int n) {
+  r.add("frame_jacobian local", "jacobian", jacobian_error(J_local, fr.J_local, fr.distance), 16, n);
+  r.add("frame_jacobian world", "jacobian", jacobian_error(J_world, fr.J_world, fr.distance), 16, n);
+}
+
 }  // namespace treedyn::accuracy

@@ -42,29 +42,18 @@ std::vector<Measurement> measure_dynamics(const Case& c, const std::vector<Refer
     const VectorT q = s.q.cast<T>(), qd = s.qd.cast<T>(), tau = s.tau.cast<T>();
     crba(model, data, q);
     const MatrixT H = dense_H(model, data);
-    r.add("crba", "scaled", scaled_error(widen(H), ref.H), 16, n);
-    // τ = H a + C for the acceleration a = the state's τ vector (any float vector will do)
-    const VectorL tau_ref = ref.H * widen(tau) + ref.C;
-    r.add("rnea", "tau", tau_error(widen(rnea(model, data, q, qd, tau)), tau_ref, ref.H), 16, n);
-    r.add("bias", "tau", tau_error(widen(bias(model, data, q, qd)), ref.C, ref.H), 16, n);
-    const bool meaningful = solvable<T>(n, ref.kappa_s);
-    if (!meaningful && !c.beyond_solvable) continue;
+    const VectorL tau_n = widen(rnea(model, data, q, qd, tau));  // at q̈ = the state's τ vector
+    record_h_tau_c(r, s, ref, widen(H), tau_n, widen(bias(model, data, q, qd)), n);
+    if (!forward_checked<T>(c, n, ref)) continue;
     for (const bool unit : {true, false}) {
-      if (!meaningful) break;  // a factor of an H that need not be positive definite in T: nothing to bound
+      if (!solvable<T>(n, ref.kappa_s)) break;  // a factor of an H that need not be positive definite in T: nothing to bound
       MatrixT F = H;
       const FactorStatus status = unit ? ltdl(F, model.dof_parents()) : ltl(F, model.dof_parents());
       r.add(unit ? "ltdl" : "ltl", "factor", status ? factor_error(F, model.dof_parents(), H, unit) : std::numeric_limits<double>::quiet_NaN(), 16, n);
     }
-    const VectorL rhs = widen(s.tau) - ref.C;
-    const auto forward = [&](const std::string& name, const VectorT& qdd) {
-      const VectorL x = widen(qdd);
-      r.add(name, "energy", energy_error(x, ref.qdd, ref.H), 16, n, ref.kappa_s);
-      r.add(name, "backward", backward_error(ref.H, x, rhs), 16, n);
-      r.add(name, "scaled backward", scaled_backward_error(ref.H, x, rhs), 16, n);
-    };
-    forward("forward_dynamics_crba", forward_dynamics_crba(model, data, q, qd, tau));
-    forward("aba", aba(model, data, q, qd, tau));
-    forward("modified_aba", modified_aba(model, data, q, qd, tau));
+    record_forward(r, "forward_dynamics_crba", s, ref, widen(forward_dynamics_crba(model, data, q, qd, tau)), n);
+    record_forward(r, "aba", s, ref, widen(aba(model, data, q, qd, tau)), n);
+    record_forward(r, "modified_aba", s, ref, widen(modified_aba(model, data, q, qd, tau)), n);
   }
   return r.out;
 }

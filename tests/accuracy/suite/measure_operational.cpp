@@ -38,13 +38,8 @@ std::vector<Measurement> measure_operational(const Case& c, const std::vector<Re
     const Reference& ref = refs[k];
     const FrameReference& fr = frame_refs[k];
     forward_kinematics(model, data, q);
-    r.add("frame_jacobian local", "jacobian",
-          jacobian_error(widen(frame_jacobian(model, data, tip, placement, ReferenceFrame::local)), fr.J_local, fr.distance),
-          16, n);
-    r.add("frame_jacobian world", "jacobian",
-          jacobian_error(widen(frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned)), fr.J_world,
-                         fr.distance),
-          16, n);
+    record_jacobians(r, fr, widen(frame_jacobian(model, data, tip, placement, ReferenceFrame::local)),
+                     widen(frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned)), n);
     const VectorT qd = c.states[k].qd.cast<T>(), qdd = c.states[k].tau.cast<T>();
     body_motion(model, data, q, qd, qdd);
     const auto motion = [&](const std::string& name, const Motion<T>& m, const VectorL& reference, long double scale) {

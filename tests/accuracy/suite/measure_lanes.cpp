@@ -1,0 +1,84 @@
+// measure_lanes<T>: the kernels on treedyn::Lanes (docs/lanes.md) against the 50-digit reference, with the
+// metrics and bounds of their scalar rows (measure_common.hpp): crba, rnea, bias, forward_dynamics_crba (with the
+// packed factor_H / solve_H), aba and frame_jacobian (local, world-aligned), in Lanes<float, 8> ("float-lanes8")
+// and Lanes<double, 4> ("double-lanes4"). The case's states fill the lanes in turn (lane j: state j mod count),
+// one pack, every lane measured against its state's reference. Compiled once per scalar (TREEDYN_TEST_SCALAR);
+// built where <experimental/simd> is (tests/CMakeLists.txt).
+#include <string>
+#include <type_traits>
+
+#include "accuracy/suite/measure_common.hpp"
+#include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/crba.hpp"
+#include "treedyn/algorithms/forward_dynamics_crba.hpp"
+#include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/lanes/lanes.hpp"
+
+namespace treedyn::accuracy {
+
+namespace {
+
+/// Lane j of a matrix of lanes, in long double.
+template <class Derived>
+MatrixL widen_lane(const Eigen::MatrixBase<Derived>& x, int j) {
+  MatrixL out(x.rows(), x.cols());
+  for (Eigen::Index c = 0; c < x.cols(); ++c)
+    for (Eigen::Index r = 0; r < x.rows(); ++r) out(r, c) = static_cast<long double>(x(r, c).lane(j));
+  return out;
+}
+
+}  // namespace
+
+template <class T>
+std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Reference>& refs,
+                                       const std::vector<FrameReference>& frame_refs) {
+  constexpr int W = std::is_same<T, float>::value ? 8 : 4;
+  using L = Lanes<T, W>;
+  using LaneVector = Eigen::Matrix<L, Eigen::Dynamic, 1>;
+  const Model<L> model = c.model.template cast<L>();
+  Data<L> data(model);
+  const int n = model.nv(), tip = model.nbodies() - 1;
+  const Transform<L> placement = end_placement().template cast<L>();
+  const auto count = static_cast<int>(c.states.size());
+  const auto state = [&](int j) -> const State& { return c.states[static_cast<std::size_t>(j % count)]; };
+  LaneVector q(model.nq()), qd(n), tau(n);
+  for (int j = 0; j < W; ++j) {
+    const State& s = state(j);
+    for (Eigen::Index k = 0; k < q.size(); ++k) q(k).set_lane(j, static_cast<T>(s.q(k)));
+    for (Eigen::Index k = 0; k < n; ++k) {
+      qd(k).set_lane(j, static_cast<T>(s.qd(k)));
+      tau(k).set_lane(j, static_cast<T>(s.tau(k)));
+    }
+  }
+  crba(model, data, q);
+  const Eigen::Matrix<L, Eigen::Dynamic, Eigen::Dynamic> H = dense_H(model, data);
+  const LaneVector tau_n = rnea(model, data, q, qd, tau);  // at q̈ = the state's τ vector, as the scalar row
+  const LaneVector C = bias(model, data, q, qd);
+  const LaneVector qdd_crba = forward_dynamics_crba(model, data, q, qd, tau);
+  const LaneVector qdd_aba = aba(model, data, q, qd, tau);
+  forward_kinematics(model, data, q);
+  const Eigen::Matrix<L, 6, Eigen::Dynamic> J_local = frame_jacobian(model, data, tip, placement, ReferenceFrame::local);
+  const Eigen::Matrix<L, 6, Eigen::Dynamic> J_world =
+      frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned);
+  Recorder<T> r{c, {}};
+  for (int j = 0; j < W; ++j) {
+    const State& s = state(j);
+    const Reference& ref = refs[static_cast<std::size_t>(j % count)];
+    record_h_tau_c(r, s, ref, widen_lane(H, j), widen_lane(tau_n, j), widen_lane(C, j), n);
+    record_jacobians(r, frame_refs[static_cast<std::size_t>(j % count)], widen_lane(J_local, j),
+                     widen_lane(J_world, j), n);
+    if (!forward_checked<T>(c, n, ref)) continue;
+    record_forward(r, "forward_dynamics_crba", s, ref, widen_lane(qdd_crba, j), n);
+    record_forward(r, "aba", s, ref, widen_lane(qdd_aba, j), n);
+  }
+  const std::string scalar = std::string(std::is_same<T, float>::value ? "float" : "double") + "-lanes" + std::to_string(W);
+  for (Measurement& m : r.out) m.scalar = scalar;
+  return r.out;
+}
+
+template std::vector<Measurement> measure_lanes<TREEDYN_TEST_SCALAR>(const Case&, const std::vector<Reference>&,
+                                                                     const std::vector<FrameReference>&);
+
+}  // namespace treedyn::accuracy

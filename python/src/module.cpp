@@ -72,6 +72,10 @@ void bind_statuses(py::module_& m) {
 }
 
 }  // namespace
+
+// log6.cpp (declared here rather than in common.hpp, which every unit of the module includes)
+void bind_log6(py::module_& m);
+
 }  // namespace treedyn::python
 
 PYBIND11_MODULE(treedyn, m) {
@@ -98,4 +102,5 @@ PYBIND11_MODULE(treedyn, m) {
   bind_contact(m);
   bind_centroidal(m);
   bind_derivatives(m);
+  bind_log6(m);
 }

@@ -212,15 +212,17 @@ TEST_CASE("frame motion derivatives agree with forward-mode autodiff through bod
   WARN("frame motion derivatives vs forward-mode autodiff, double: max relative error " << worst);
 }
 
-TEST_CASE("frame motion derivatives agree with 50-digit central differences (double)", "[derivatives][frame]") {
+// The 50-digit references are the long part of this unit: tagged [slow], they run in the ci build and not under the
+// sanitizers (tests/CMakeLists.txt), where they took test_derivatives past 60 s (79.8 s in one CI run).
+TEST_CASE("frame motion derivatives agree with 50-digit central differences (double)", "[derivatives][frame][slow]") {
   check_against_central_differences<double>(10, [](int n) { return tolerance<double>(64, n, 1.0); });
 }
 
-TEST_CASE("frame motion derivatives agree with 50-digit central differences (float)", "[derivatives][frame]") {
+TEST_CASE("frame motion derivatives agree with 50-digit central differences (float)", "[derivatives][frame][slow]") {
   check_against_central_differences<float>(10, [](int n) { return tolerance<float>(64, n, 1.0); });
 }
 
-TEMPLATE_TEST_CASE("frame motion derivatives in long double and cpp_bin_float_50", "[derivatives][frame][scalars]",
+TEMPLATE_TEST_CASE("frame motion derivatives in long double and cpp_bin_float_50", "[derivatives][frame][scalars][slow]",
                    long double, B50) {
   // the reference is rounded to double, so both scalars must meet it to the rounding of a double (a few ε)
   check_against_central_differences<TestType>(2, [](int) { return tolerance<double>(4, 1, 1.0); });

@@ -222,7 +222,7 @@ TEST_CASE("aba_derivatives agrees with 50-digit central differences (double)", "
   check_aba_derivatives_against_fd<double>(64);
 }
 
-TEST_CASE("aba_derivatives agrees with 50-digit central differences (float)", "[derivatives][aba]") {
+TEST_CASE("aba_derivatives agrees with 50-digit central differences (float)", "[derivatives][aba][slow]") {
   check_aba_derivatives_against_fd<float>(64);
 }
 
@@ -230,7 +230,7 @@ TEST_CASE("rnea_derivatives agrees with 50-digit central differences (double)", 
   check_rnea_derivatives_against_fd<double>(64);
 }
 
-TEST_CASE("rnea_derivatives agrees with 50-digit central differences (float)", "[derivatives][rnea]") {
+TEST_CASE("rnea_derivatives agrees with 50-digit central differences (float)", "[derivatives][rnea][slow]") {
   check_rnea_derivatives_against_fd<float>(64);
 }
 

@@ -1,5 +1,5 @@
 // Per-lane statuses of the kernels on treedyn::Lanes: which lanes failed, and where, as the scalar call on
-// each lane's state would report it (issue 43; docs/lanes.md#per-lane-statuses).
+// each lane's state would report it (docs/lanes.md#per-lane-statuses).
 //
 // A kernel instantiated on Lanes<T, W> returns one Status for W states, and the library's checks cannot stop
 // for one lane: they let every lane through and a failing lane goes on in NaN

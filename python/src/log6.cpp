@@ -7,24 +7,11 @@
 namespace treedyn::python {
 namespace {
 
-/// Entry (i, j) of a checked 2-D array (or i of a 1-D one, j = 0), read through its strides.
-template <class S>
-S entry(const py::array& a, py::ssize_t i, py::ssize_t j = 0) {
-  const char* base = static_cast<const char*>(a.data());
-  return *reinterpret_cast<const S*>(base + i * a.strides(0) + (a.ndim() > 1 ? j * a.strides(1) : 0));
-}
-
-/// The placement (R, p) of a frame B in A (Pinocchio's SE3: B's axes as R's columns, its origin p) as ^B X_A = (Rᵀ, p).
+/// The placement (R, p) of a frame B in A (Pinocchio's SE3: B's axes as R's columns, its origin p) as ^B X_A = (Rᵀ, p):
+/// rows_as_columns maps R transposed, which is E.
 template <class S>
 Transform<S> placement_in(const char* call, const py::handle& R, const py::handle& p) {
-  const py::array Ra = checked_array<S>(call, "R", R, {3, 3}, "3, 3");
-  const py::array pa = checked_array<S>(call, "p", p, {3}, "3");
-  Transform<S> X;
-  for (py::ssize_t i = 0; i < 3; ++i) {
-    for (py::ssize_t j = 0; j < 3; ++j) X.E(j, i) = entry<S>(Ra, i, j);
-    X.r(i) = entry<S>(pa, i);
-  }
-  return X;
+  return Transform<S>{rows_as_columns<S>(call, "R", R, 3, 3, "3, 3"), vector_in<S>(call, "p", p, 3, "3")};
 }
 
 template <class S, int Rows, int Cols>
@@ -48,10 +35,7 @@ py::object jlog6_of(const py::handle& R, const py::handle& p) {
 
 template <class S>
 py::object exp6_of(const py::handle& xi) {
-  const py::array a = checked_array<S>("exp6", "xi", xi, {6}, "6");
-  Vector6<S> x;
-  for (py::ssize_t i = 0; i < 6; ++i) x(i) = entry<S>(a, i);
-  const Transform<S> X = treedyn::exp6(x);
+  const Transform<S> X = treedyn::exp6(Vector6<S>(vector_in<S>("exp6", "xi", xi, 6, "6")));
   return py::make_tuple(array_of<S>(Matrix3<S>(X.E.transpose())), array_of<S>(X.r));
 }
 

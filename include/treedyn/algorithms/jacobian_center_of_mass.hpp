@@ -9,7 +9,6 @@
 //   J1  M1–M3 of center_of_mass.hpp (data.X_world, data.mass_subtree, data.h_subtree, data.com)
 //   J2  for every body i, DoF k of i:  s_ω = E_iᵀ S_i,k^ω,  s_v = E_iᵀ S_i,k^v
 //          J_c[:, k] = (m_s(i) s_v + s_ω × h_s(i)) / M
-//       (a revolute DoF has s_v = 0 and a prismatic one s_ω = 0: the zero half is skipped, not multiplied)
 // Cost: N subtree accumulations and two rotations and a cross product per DoF, O(N + n), against
 // Pinocchio's jacobianCenterOfMass (per-body Jacobian columns summed along each path, O(N·d)).
 // Contract: q (nq, checked, finite). Writes data.Jcom (3 × nv, returned through the status) and every output
@@ -32,17 +31,9 @@ void com_jacobian_columns(const Model<Scalar, N>& model, Data<Scalar, N>& data) 
     const Matrix3<Scalar>& E = data.X_world[i].E;
     const Scalar m = data.mass_subtree[i] * inv_mass;
     const V3 h = data.h_subtree[i] * inv_mass;
-    const JointType type = model.joint(i).type;
     for (int c = 0; c < S.cols(); ++c) {
-      auto J_k = data.Jcom.col(model.v_offset(i) + c);
-      if (type == JointType::revolute) {                              // s = [s_ω; 0]
-        J_k = cross(rotate<true>(E, V3(S.col(c).template head<3>())), h);
-      } else if (type == JointType::prismatic) {                      // s = [0; s_v]
-        J_k = m * rotate<true>(E, V3(S.col(c).template tail<3>()));
-      } else {
-        const MotionHalves<Scalar> s = world_subspace_column(E, S, c);
-        J_k = m * s.v + cross(s.w, h);
-      }
+      const MotionHalves<Scalar> s = world_subspace_column(E, S, c);
+      data.Jcom.col(model.v_offset(i) + c) = m * s.v + cross(s.w, h);
     }
   }
 }

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/check_recorder.hpp"
@@ -109,6 +111,46 @@ TEST_CASE("for_each runs every state once, thread t on batch_range t, the caller
   }
   CHECK(batch_range(n, 3, 0).begin == 0);
   CHECK(batch_range(n, 3, 2).end == n);
+}
+
+TEST_CASE("for_each merges the BatchStatus of groups in item order; for_each_thread runs once per thread", "[batch]") {
+  const Model<double> model = robots::humanoid30<double>();
+  BatchRunner<double> batch(model, 3);
+  // Item k stands for the states 10k … 10k + 9; items 2 (one), 3 (two) and 8 (one) report failures.
+  const auto group = [](const Model<double>&, Data<double>&, int k) {
+    BatchStatus s;
+    if (k == 2 || k == 3) s.add(10 * k + 4, FactorStatus::invalid_configuration(k, "group"));
+    if (k == 3 || k == 8) s.add(10 * k + 7, FactorStatus::non_positive_pivot(k, "group"));
+    return s;
+  };
+  const BatchStatus st = batch.for_each(10, group);
+  CHECK(st.failures == 4);
+  CHECK(st.first_failed == 24);
+  CHECK(st.first_status.code == FactorStatus::Code::invalid_configuration);
+  CHECK(st.first_status.row == 2);
+  CHECK(batch.for_each(10, [](const Model<double>&, Data<double>&, int) { return BatchStatus{}; }).ok());
+
+  std::vector<int> runs(3, 0);
+  std::vector<std::thread::id> ids(3);
+  batch.for_each_thread([&](int t) {
+    ++runs[static_cast<std::size_t>(t)];
+    ids[static_cast<std::size_t>(t)] = std::this_thread::get_id();
+  });
+  CHECK(runs == std::vector<int>{1, 1, 1});
+  CHECK(ids[0] == std::this_thread::get_id());
+  CHECK(ids[1] != ids[0]);
+  CHECK(ids[2] != ids[0]);
+  CHECK(ids[2] != ids[1]);
+  // An exception on a worker reaches the caller after every thread has finished; the first in thread order.
+  std::vector<int> finished(3, 0);
+  const auto throwing = [&](int t) {
+    finished[static_cast<std::size_t>(t)] = 1;
+    if (t >= 1) throw std::runtime_error("thread " + std::to_string(t));
+  };
+  CHECK_THROWS_WITH(batch.for_each_thread(throwing), "thread 1");
+  CHECK(finished == std::vector<int>{1, 1, 1});
+  MatrixXd none(model.nv(), 0);
+  CHECK(batch.aba(MatrixXd(model.nq(), 0), none, none, none).ok());  // the runner is still usable
 }
 
 TEST_CASE("a zero quaternion in one state is reported by its index; every other state is still exact", "[batch]") {

@@ -61,6 +61,21 @@ struct BatchStatus {
   FactorStatus first_status;  ///< that state's status (success when none failed)
 
   [[nodiscard]] constexpr bool ok() const noexcept { return failures == 0 && first_status.ok(); }
+  /// Counts state k's status s (states added in increasing k).
+  void add(int k, const FactorStatus& s) noexcept {
+    if (!s.ok() && failures++ == 0) {
+      first_failed = k;
+      first_status = s;
+    }
+  }
+  /// Counts the failures of a later group of states (a thread's range, a lane pack).
+  void add(const BatchStatus& s) noexcept {
+    if (s.failures > 0 && failures == 0) {
+      first_failed = s.first_failed;
+      first_status = s.first_status;
+    }
+    failures += s.failures;
+  }
   constexpr explicit operator bool() const noexcept { return ok(); }
   /// A size check failed and the check handler returned: nothing was computed.
   static constexpr BatchStatus invalid_argument() noexcept { return {0, -1, FactorStatus::invalid_argument("BatchRunner")}; }
@@ -154,14 +169,89 @@ class WorkerTeam {
 };
 
 /// The states one thread saw fail; one cache line per thread, merged in thread order after a call.
-struct alignas(64) BatchSlot {
-  int failures = 0;
-  int first_failed = -1;
-  FactorStatus first_status;
-};
+struct alignas(64) BatchSlot : BatchStatus {};
 
 /// Stand-in for "no per-state status vector".
 struct NoBatchStatuses {};
+
+/// x is rows × n: `rows_what` names rows (e.g. "model.nv()"), n is Q.cols(), one column per state.
+template <class X>
+bool batch_shape_ok(const char* fn, const char* argument, const X& x, long long rows, const char* rows_what,
+                    long long n) noexcept {
+  TREEDYN_CHECK(static_cast<long long>(x.rows()) == rows, fn, argument, rows_what, rows, x.rows(), return false);
+  TREEDYN_CHECK(static_cast<long long>(x.cols()) == n, fn, argument, "Q.cols() (states)", n, x.cols(), return false);
+  return true;
+}
+
+/// The per-state status vector, when given, has one entry per state.
+template <class S>
+bool batch_statuses_ok(const char* fn, const S* statuses, int n) noexcept {
+  if constexpr (std::is_same_v<S, NoBatchStatuses>) return true;
+  else return statuses == nullptr || size_ok(fn, "statuses", *statuses, n, "Q.cols()");
+}
+
+/// Writes state k's status into the per-state vector, when given; returns it.
+template <class S>
+FactorStatus batch_record(S* statuses, int k, const FactorStatus& s) noexcept {
+  if constexpr (!std::is_same_v<S, NoBatchStatuses>)
+    if (statuses != nullptr) (*statuses)[static_cast<std::size_t>(k)] = s;
+  return s;
+}
+
+/// The names a dynamics call reports its checks under: the call, its third input and its output.
+struct DynamicsNames {
+  const char* function;
+  const char* input;
+  const char* output;
+};
+
+/// The sizes of a batched (Q, QD, X) -> OUT call: Q nq × n, QD, X and OUT nv × n, statuses n.
+template <class Model, class Dq, class Dv, class Dx, class Do, class S>
+bool dynamics_shapes_ok(const DynamicsNames& names, const Model& model, const Eigen::MatrixBase<Dq>& Q,
+                        const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Dx>& X,
+                        const Eigen::MatrixBase<Do>& OUT, const S* statuses) noexcept {
+  const char* fn = names.function;
+  const int n = static_cast<int>(Q.cols());
+  const int nv = model.nv();
+  return batch_shape_ok(fn, "Q", Q, model.nq(), "model.nq()", n) && batch_shape_ok(fn, "QD", QD, nv, "model.nv()", n) &&
+         batch_shape_ok(fn, names.input, X, nv, "model.nv()", n) &&
+         batch_shape_ok(fn, names.output, OUT, nv, "model.nv()", n) && batch_statuses_ok(fn, statuses, n);
+}
+
+/// The sizes of a batched crba: Q nq × n, H (packed) nonzeros × n, statuses n.
+template <class Model, class Dq, class Dh, class S>
+bool crba_shapes_ok(const char* fn, const Model& model, const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dh>& H,
+                    const S* statuses) noexcept {
+  const int n = static_cast<int>(Q.cols());
+  return batch_shape_ok(fn, "Q", Q, model.nq(), "model.nq()", n) &&
+         batch_shape_ok(fn, "H", H, model.h_pattern().nonzeros(), "model.h_pattern().nonzeros()", n) &&
+         batch_statuses_ok(fn, statuses, n);
+}
+
+/// The kernels of the batched calls as (result, status) of one state: aba.hpp's q̈ with data.aba_status,
+/// rnea.hpp's τ and crba.hpp's packed H with data.config_status. Generic in the scalar: the lane runner
+/// (parallel/lane_batch.hpp) calls them on lane packs and on single states alike.
+struct BatchAba {
+  template <class M, class D, class Q, class V, class X>
+  auto operator()(const M& model, D& data, const Q& q, const V& qd, const X& tau) const noexcept {
+    const auto& qdd = treedyn::aba(model, data, q, qd, tau);
+    return std::pair<const std::decay_t<decltype(qdd)>&, FactorStatus>(qdd, data.aba_status);
+  }
+};
+struct BatchRnea {
+  template <class M, class D, class Q, class V, class X>
+  auto operator()(const M& model, D& data, const Q& q, const V& qd, const X& qdd) const noexcept {
+    const auto& tau = treedyn::rnea(model, data, q, qd, qdd);
+    return std::pair<const std::decay_t<decltype(tau)>&, FactorStatus>(tau, data.config_status);
+  }
+};
+struct BatchCrba {
+  template <class M, class D, class Q>
+  auto operator()(const M& model, D& data, const Q& q) const noexcept {
+    const auto& H = treedyn::crba(model, data, q);
+    return std::pair<const std::decay_t<decltype(H)>&, FactorStatus>(H, data.config_status);
+  }
+};
 
 }  // namespace detail
 
@@ -178,16 +268,24 @@ class BatchRunner {
   explicit BatchRunner(const ModelType& model, int threads = 0)
       : model_(&model), team_(resolve(threads)), slots_(static_cast<std::size_t>(team_.size())),
         data_(static_cast<std::size_t>(team_.size())) {
-    // Each thread builds its own Data (PerThread); an allocation failure there is rethrown here.
-    std::vector<std::exception_ptr> failed(data_.size());
-    auto build = [&](int t) {
+    // Each thread builds its own Data (PerThread).
+    for_each_thread([&](int t) { data_[static_cast<std::size_t>(t)].data.emplace(model); });
+  }
+
+  /// f(t) once on each thread t = 0..threads()−1 (the caller is 0), e.g. to build per-thread buffers there
+  /// (see PerThread). Not for the hot path: an exception thrown by f on any thread is rethrown here (the
+  /// first, in thread order) after every thread has finished; and it allocates.
+  template <class F>
+  void for_each_thread(F&& f) {
+    std::vector<std::exception_ptr> failed(static_cast<std::size_t>(threads()));
+    auto job = [&](int t) {
       try {
-        data_[static_cast<std::size_t>(t)].data.emplace(model);
+        f(t);
       } catch (...) {
         failed[static_cast<std::size_t>(t)] = std::current_exception();
       }
     };
-    team_.run(build);
+    team_.run(job);
     for (const std::exception_ptr& e : failed)
       if (e) std::rethrow_exception(e);
   }
@@ -198,7 +296,8 @@ class BatchRunner {
   [[nodiscard]] DataType& data(int t) noexcept { return *data_[static_cast<std::size_t>(t)].data; }
 
   /// f(model, data, k) — or f(model, data, k, t), t the thread — for k = 0..n−1 over the threads. f may
-  /// return a FactorStatus (a failure is then counted), or nothing. noexcept: f must not throw.
+  /// return a FactorStatus (a failure of item k is then counted), a BatchStatus (item k stands for a group of
+  /// states, e.g. a lane pack: its failures are added, in item order), or nothing. noexcept: f must not throw.
   template <class F>
   BatchStatus for_each(int n, F&& f) noexcept {
     TREEDYN_CHECK(n >= 0, "BatchRunner::for_each", "n", "n >= 0", -1, n, return BatchStatus::invalid_argument());
@@ -210,26 +309,15 @@ class BatchRunner {
       DataType& data = *data_[static_cast<std::size_t>(t)].data;
       const BatchRange r = batch_range(n, T, t);
       for (int k = r.begin; k < r.end; ++k) {
-        if constexpr (std::is_same_v<decltype(call(f, data, k, t)), FactorStatus>) {
-          const FactorStatus s = call(f, data, k, t);
-          if (!s.ok() && slot.failures++ == 0) {
-            slot.first_failed = k;
-            slot.first_status = s;
-          }
-        } else {
-          call(f, data, k, t);
-        }
+        using Result = decltype(call(f, data, k, t));
+        if constexpr (std::is_same_v<Result, FactorStatus>) slot.add(k, call(f, data, k, t));
+        else if constexpr (std::is_same_v<Result, BatchStatus>) slot.add(call(f, data, k, t));
+        else call(f, data, k, t);
       }
     };
     team_.run(job);
     BatchStatus out;
-    for (const detail::BatchSlot& slot : slots_) {
-      if (slot.failures > 0 && out.failures == 0) {
-        out.first_failed = slot.first_failed;
-        out.first_status = slot.first_status;
-      }
-      out.failures += slot.failures;
-    }
+    for (const detail::BatchSlot& slot : slots_) out.add(slot);
     return out;
   }
 
@@ -238,11 +326,7 @@ class BatchRunner {
   template <class Dq, class Dv, class Dt, class Da, class S = detail::NoBatchStatuses>
   BatchStatus aba(const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Dt>& TAU,
                   Eigen::MatrixBase<Da>& QDD, S* statuses = nullptr) noexcept {
-    return dynamics({"BatchRunner::aba", "TAU", "QDD"}, Q, QD, TAU, QDD, statuses,
-                    [](const ModelType& m, DataType& d, const auto& q, const auto& qd, const auto& tau) {
-                      const VectorN<Scalar, N>& qdd = treedyn::aba(m, d, q, qd, tau);
-                      return std::pair<const VectorN<Scalar, N>&, FactorStatus>(qdd, d.aba_status);
-                    });
+    return dynamics({"BatchRunner::aba", "TAU", "QDD"}, Q, QD, TAU, QDD, statuses, detail::BatchAba{});
   }
 
   /// Inverse dynamics by rnea.hpp: TAU.col(k) = RNEA(Q.col(k), QD.col(k), QDD.col(k)), n = Q.cols().
@@ -250,26 +334,18 @@ class BatchRunner {
   template <class Dq, class Dv, class Da, class Dt, class S = detail::NoBatchStatuses>
   BatchStatus rnea(const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Da>& QDD,
                    Eigen::MatrixBase<Dt>& TAU, S* statuses = nullptr) noexcept {
-    return dynamics({"BatchRunner::rnea", "QDD", "TAU"}, Q, QD, QDD, TAU, statuses,
-                    [](const ModelType& m, DataType& d, const auto& q, const auto& qd, const auto& qdd) {
-                      const VectorN<Scalar, N>& tau = treedyn::rnea(m, d, q, qd, qdd);
-                      return std::pair<const VectorN<Scalar, N>&, FactorStatus>(tau, d.config_status);
-                    });
+    return dynamics({"BatchRunner::rnea", "QDD", "TAU"}, Q, QD, QDD, TAU, statuses, detail::BatchRnea{});
   }
 
   /// Joint-space inertia by crba.hpp: H.col(k) = the packed H(Q.col(k)) (model.h_pattern().nonzeros()
   /// rows; dense_H unpacks one column's worth through a Data), n = Q.cols(). Status: data.config_status.
   template <class Dq, class Dh, class S = detail::NoBatchStatuses>
   BatchStatus crba(const Eigen::MatrixBase<Dq>& Q, Eigen::MatrixBase<Dh>& H, S* statuses = nullptr) noexcept {
-    constexpr const char* fn = "BatchRunner::crba";
-    const int n = static_cast<int>(Q.cols());
-    if (!(shape_ok(fn, "Q", Q, model_->nq(), "model.nq()", n) &&
-          shape_ok(fn, "H", H, model_->h_pattern().nonzeros(), "model.h_pattern().nonzeros()", n) &&
-          statuses_ok(fn, statuses, n)))
-      return BatchStatus::invalid_argument();
-    return for_each(n, [&](const ModelType& m, DataType& d, int k) {
-      H.col(k) = treedyn::crba(m, d, Q.col(k));
-      return record(statuses, k, d.config_status);
+    if (!detail::crba_shapes_ok("BatchRunner::crba", *model_, Q, H, statuses)) return BatchStatus::invalid_argument();
+    return for_each(static_cast<int>(Q.cols()), [&](const ModelType& m, DataType& d, int k) {
+      const auto result = detail::BatchCrba{}(m, d, Q.col(k));
+      H.col(k) = result.first;
+      return detail::batch_record(statuses, k, result.second);
     });
   }
 
@@ -286,53 +362,18 @@ class BatchRunner {
     else return f(*model_, data, k);
   }
 
-  /// x is rows × n: `rows_what` names rows (e.g. "model.nv()"), n is Q.cols(), one column per state.
-  template <class X>
-  static bool shape_ok(const char* fn, const char* argument, const X& x, long long rows, const char* rows_what,
-                       long long n) noexcept {
-    TREEDYN_CHECK(static_cast<long long>(x.rows()) == rows, fn, argument, rows_what, rows, x.rows(), return false);
-    TREEDYN_CHECK(static_cast<long long>(x.cols()) == n, fn, argument, "Q.cols() (states)", n, x.cols(), return false);
-    return true;
-  }
-
-  /// The names a dynamics call reports its checks under: the call, its third input and its output.
-  struct DynamicsNames {
-    const char* function;
-    const char* input;
-    const char* output;
-  };
-
   /// OUT.col(k) = kernel(model, data, Q.col(k), QD.col(k), X.col(k)).first for the nv-row X and OUT;
   /// .second is the state's status.
   template <class Dq, class Dv, class Dx, class Do, class S, class Kernel>
-  BatchStatus dynamics(const DynamicsNames& names, const Eigen::MatrixBase<Dq>& Q, const Eigen::MatrixBase<Dv>& QD,
-                       const Eigen::MatrixBase<Dx>& X, Eigen::MatrixBase<Do>& OUT, S* statuses,
-                       const Kernel& kernel) noexcept {
-    const char* fn = names.function;
-    const int n = static_cast<int>(Q.cols());
-    const int nv = model_->nv();
-    if (!(shape_ok(fn, "Q", Q, model_->nq(), "model.nq()", n) && shape_ok(fn, "QD", QD, nv, "model.nv()", n) &&
-          shape_ok(fn, names.input, X, nv, "model.nv()", n) && shape_ok(fn, names.output, OUT, nv, "model.nv()", n) &&
-          statuses_ok(fn, statuses, n)))
-      return BatchStatus::invalid_argument();
-    return for_each(n, [&](const ModelType& m, DataType& d, int k) {
+  BatchStatus dynamics(const detail::DynamicsNames& names, const Eigen::MatrixBase<Dq>& Q,
+                       const Eigen::MatrixBase<Dv>& QD, const Eigen::MatrixBase<Dx>& X, Eigen::MatrixBase<Do>& OUT,
+                       S* statuses, const Kernel& kernel) noexcept {
+    if (!detail::dynamics_shapes_ok(names, *model_, Q, QD, X, OUT, statuses)) return BatchStatus::invalid_argument();
+    return for_each(static_cast<int>(Q.cols()), [&](const ModelType& m, DataType& d, int k) {
       const auto result = kernel(m, d, Q.col(k), QD.col(k), X.col(k));
       OUT.col(k) = result.first;
-      return record(statuses, k, result.second);
+      return detail::batch_record(statuses, k, result.second);
     });
-  }
-
-  template <class S>
-  static bool statuses_ok(const char* fn, const S* statuses, int n) noexcept {
-    if constexpr (std::is_same_v<S, detail::NoBatchStatuses>) return true;
-    else return statuses == nullptr || detail::size_ok(fn, "statuses", *statuses, n, "Q.cols()");
-  }
-
-  template <class S>
-  static FactorStatus record(S* statuses, int k, const FactorStatus& s) noexcept {
-    if constexpr (!std::is_same_v<S, detail::NoBatchStatuses>)
-      if (statuses != nullptr) (*statuses)[static_cast<std::size_t>(k)] = s;
-    return s;
   }
 
   /// A thread's Data on cache lines of its own: the object (the kernels write status fields inside it) on

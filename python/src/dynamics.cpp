@@ -1,17 +1,16 @@
-// treedyn Python module: the dynamics functions (rnea, bias, gravity_torques, aba, modified_aba, forward_dynamics_crba,
-// aba_batch, rnea_batch, crba_batch): their float64 and float32 forms (Dynamics<S>) and one entry point per
-// function that dispatches on the model's type (common.hpp, def_by_model). The algorithms come from the
-// compiled component (treedyn/compiled.hpp, included by common.hpp); the batches run on BatchRunner.#include <algorithm>
-#include <memory>
+// treedyn Python module: the dynamics functions (rnea, bias, gravity_torques, aba, modified_aba,
+// forward_dynamics_crba): their float64 and float32 forms (Dynamics<S>) and one entry point per function that
+// dispatches on the model's type (common.hpp, def_by_model). The algorithms come from the compiled component
+// (treedyn/compiled.hpp, included by common.hpp). The batched calls are in batch.cpp.
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "common.hpp"
-#include "treedyn/parallel/batch.hpp"
 
 namespace treedyn::python {
 
-/// rnea, bias, the forward dynamics and the batched calls in scalar S.
+/// rnea, bias and the forward dynamics in scalar S.
 template <class S>
 struct Dynamics {
   using H = ModelHandle<S>;
@@ -22,9 +21,6 @@ struct Dynamics {
   static py::array_t<S> aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
   static py::array_t<S> modified_aba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
   static py::array_t<S> forward_dynamics_crba(H& h, Obj q, Obj v, Obj tau, Obj f_ext, Obj out);
-  static py::array_t<S> aba_batch(H& h, Obj Q, Obj V, Obj T, Obj out, int threads);
-  static py::array_t<S> rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int threads);
-  static py::array_t<S> crba_batch(H& h, Obj Q, Obj out, int threads);
 };
 
 /// The common frame of a call that maps (q, v, w[, f_ext]) to a vector of nv entries: checks, output,
@@ -60,48 +56,6 @@ py::array_t<S> forward_call(const char* call, ModelHandle<S>& h, const py::objec
                        h.last_status = data.*status;
                        return qdd;
                      });
-}
-
-/// The number n of states of a batched call: the rows of Q (n, model.nq); ValueError when Q is not 2-D.
-template <class S>
-py::ssize_t batch_rows(const char* call, const ModelHandle<S>& h, const py::handle& Q) {
-  if (!py::isinstance<py::array>(Q) || py::reinterpret_borrow<py::array>(Q).ndim() != 2)
-    value_error(std::string(call) + ": argument 'Q' must be a numpy.ndarray of dtype " + dtype_name<S>() +
-                " and shape (n, " + std::to_string(h.model.nq()) + ") (n, model.nq)");
-  return py::reinterpret_borrow<py::array>(Q).shape(0);
-}
-
-/// run(runner) -> BatchStatus on the model's BatchRunner (made on `threads` threads on first use or when
-/// the count changes) with the GIL released and the model's lock taken; its status kept in
-/// model.last_batch_status.
-template <class S, class Run>
-void run_batch(const char* call, ModelHandle<S>& h, int threads, Run run) {
-  if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
-  py::gil_scoped_release release;
-  const std::lock_guard<std::mutex> lock(h.mutex);
-  if (!h.batch || h.batch_threads != threads) {
-    h.batch.reset();
-    h.batch = std::make_shared<BatchRunner<S>>(h.model, threads);
-    h.batch_threads = threads;
-  }
-  const BatchStatus s = run(*static_cast<BatchRunner<S>*>(h.batch.get()));
-  h.last_batch_status = BatchReport{s.failures, s.first_failed, s.first_status};
-}
-
-/// A batched (Q, V, X) -> (n, nv) call: method(runner, Q, V, X, OUT) runs the BatchRunner's kernel on the
-/// rows of Q (n, nq), V and X (n, nv; X named x_name) as columns of nv x n maps.
-template <class S, class Method>
-py::array_t<S> dynamics_batch(const char* call, ModelHandle<S>& h, const py::object& Q, const py::object& V,
-                              const char* x_name, const py::object& X, const py::object& out, int threads, Method method) {
-  const py::ssize_t n = batch_rows<S>(call, h, Q);
-  const py::ssize_t nv = h.model.nv();
-  const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
-  const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, nv, "n, model.nv");
-  const MatrixIn<S> Xm = rows_as_columns<S>(call, x_name, X, n, nv, "n, model.nv");
-  py::array_t<S> result = output<S>(call, out, {n, nv}, "n, model.nv");
-  Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>> OUT(result.mutable_data(), nv, n);
-  run_batch(call, h, threads, [&](BatchRunner<S>& r) { return method(r, Qm, Vm, Xm, OUT); });
-  return result;
 }
 
 template <class S>
@@ -160,41 +114,6 @@ py::array_t<S> Dynamics<S>::forward_dynamics_crba(H& h, Obj q, Obj v, Obj tau, O
       &Data<S>::factor_status);
 }
 
-template <class S>
-py::array_t<S> Dynamics<S>::aba_batch(H& h, Obj Q, Obj V, Obj T, Obj out, int threads) {
-  return dynamics_batch<S>("aba_batch", h, Q, V, "T", T, out, threads,
-                           [](BatchRunner<S>& r, const auto& Qm, const auto& Vm, const auto& Tm, auto& QDD) {
-                             return r.aba(Qm, Vm, Tm, QDD);
-                           });
-}
-
-template <class S>
-py::array_t<S> Dynamics<S>::rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int threads) {
-  return dynamics_batch<S>("rnea_batch", h, Q, V, "A", A, out, threads,
-                           [](BatchRunner<S>& r, const auto& Qm, const auto& Vm, const auto& Am, auto& TAU) {
-                             return r.rnea(Qm, Vm, Am, TAU);
-                           });
-}
-
-template <class S>
-py::array_t<S> Dynamics<S>::crba_batch(H& h, Obj Q, Obj out, int threads) {
-  constexpr const char* call = "crba_batch";
-  const py::ssize_t n = batch_rows<S>(call, h, Q);
-  const py::ssize_t nv = h.model.nv();
-  const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
-  py::array_t<S> result = output<S>(call, out, {n, nv, nv}, "n, model.nv, model.nv");
-  S* dst = result.mutable_data();
-  run_batch(call, h, threads, [&](BatchRunner<S>& r) {
-    return r.for_each(static_cast<int>(n), [&](const Model<S>& model, Data<S>& data, int k) {
-      treedyn::crba(model, data, Qm.col(k));
-      // H is symmetric: the column-major map of row k's row-major (nv, nv) block is exact.
-      dense_H(model, data, Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>(dst + k * nv * nv, nv, nv));
-      return data.config_status;
-    });
-  });
-  return result;
-}
-
 void bind_dynamics(py::module_& m) {
   using D = Dynamics<double>;
   using F = Dynamics<float>;
@@ -239,26 +158,6 @@ void bind_dynamics(py::module_& m) {
           "Forward dynamics by the CRBA and the sparse LTDL factorization of H: qdd = H^-1 (tau - C).\n"
           "model.last_status: non_positive_pivot naming the DoF (row) of a pivot of H that is not > 0, or\n"
           "invalid_configuration; qdd is then NaN.");
-
-  const std::string batch_note =
-      "The loop runs in C++ on `threads` threads with the GIL released (threads - 1 workers kept with the\n"
-      "model; results are bit for bit those of a serial loop of the single-state call). Failed rows are NaN\n"
-      "and counted in model.last_batch_status.";
-  def_by_model(m, "aba_batch", &D::aba_batch, &F::aba_batch,
-               std::string("aba_batch(model, Q, V, T, *, out=None, threads=1) -> QDD\n\n"
-                           "aba over the rows of Q (n, nq), V (n, nv), T (n, nv): QDD (n, nv); out: optional preallocated\n"
-                           "C-contiguous (n, nv) array. ") + batch_note,
-               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
-  def_by_model(m, "rnea_batch", &D::rnea_batch, &F::rnea_batch,
-               std::string("rnea_batch(model, Q, V, A, *, out=None, threads=1) -> TAU\n\n"
-                           "rnea (without external forces) over the rows of Q (n, nq), V (n, nv), A (n, nv): TAU (n, nv);\n"
-                           "out: optional preallocated C-contiguous (n, nv) array. Row status: invalid_configuration. ") + batch_note,
-               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("A"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
-  def_by_model(m, "crba_batch", &D::crba_batch, &F::crba_batch,
-               std::string("crba_batch(model, Q, *, out=None, threads=1) -> H\n\n"
-                           "crba over the rows of Q (n, nq): H (n, nv, nv), H[k] the full symmetric H(Q[k]); out: optional\n"
-                           "preallocated C-contiguous (n, nv, nv) array. Row status: invalid_configuration. ") + batch_note,
-               py::arg("model"), py::arg("Q"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1);
 }
 
 }  // namespace treedyn::python

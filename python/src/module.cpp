@@ -73,8 +73,9 @@ void bind_statuses(py::module_& m) {
 
 }  // namespace
 
-// log6.cpp (declared here rather than in common.hpp, which every unit of the module includes)
+// log6.cpp and batch.cpp (declared here rather than in common.hpp, which every unit of the module includes)
 void bind_log6(py::module_& m);
+void bind_batch(py::module_& m);
 
 }  // namespace treedyn::python
 
@@ -97,6 +98,7 @@ PYBIND11_MODULE(treedyn, m) {
   bind_kinematics(m);
   bind_kernels(m);
   bind_dynamics(m);
+  bind_batch(m);
   bind_inertia(m);
   bind_operational(m);
   bind_contact(m);

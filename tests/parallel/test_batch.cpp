@@ -153,6 +153,24 @@ TEST_CASE("for_each merges the BatchStatus of groups in item order; for_each_thr
   CHECK(batch.aba(MatrixXd(model.nq(), 0), none, none, none).ok());  // the runner is still usable
 }
 
+TEST_CASE("calls back to back (workers polling) and after a pause (workers asleep) each run every state once",
+          "[batch]") {
+  const Model<double> model = robots::humanoid30<double>();
+  for (const int threads : {2, 3}) {
+    INFO("threads = " << threads);
+    BatchRunner<double> batch(model, threads);
+    const int n = 7;
+    std::vector<int> calls(n, 0);
+    const auto count = [&](const Model<double>&, Data<double>&, int k) { ++calls[static_cast<std::size_t>(k)]; };
+    for (int call = 1; call <= 300; ++call) {
+      if (call % 100 == 0)  // longer than WorkerTeam::spin_time: the workers have gone to sleep
+        std::this_thread::sleep_for(2 * detail::WorkerTeam::spin_time);
+      CHECK(batch.for_each(n, count).ok());
+    }
+    CHECK(calls == std::vector<int>(n, 300));
+  }
+}
+
 TEST_CASE("a zero quaternion in one state is reported by its index; every other state is still exact", "[batch]") {
   const Model<double> model = robots::humanoid30<double>();
   const int n = 11, bad = 6;  // with 3 threads state 6 is on the last worker (ranges 0–2, 3–6, 7–10)

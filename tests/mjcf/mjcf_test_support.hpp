@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "support/source_paths.hpp"
 #include "treedyn/mjcf.hpp"
 
 namespace treedyn::test {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "support/source_paths.hpp"
 #include <Eigen/Core>
 
 #include "treedyn/urdf/build_model.hpp"

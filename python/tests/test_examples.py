@@ -2,24 +2,28 @@
 
 bouncing_sphere.py: every bounce keeps eps = 0.8 of the approach speed, and no step raises the energy (the
 spin and the horizontal speed it keeps included: free bodies are stepped as rigid motions, docs/contact.md).
-float_vs_double.py: runs on every robot of examples/robots and prints one row per model. call_overhead.py
-only times calls, so it is not run here (speed is measured in benchmarks, not tests)."""
+float_vs_double.py: runs on every robot of examples/robots and prints one row per model. dask_batch.py: on a
+LocalCluster of 2 processes (python3-distributed), every chunk's q'' equals this process's evaluation bit for bit,
+with and without lanes, with a tail chunk. call_overhead.py only times calls, so it is not run here (speed is
+measured in benchmarks, not tests)."""
 import os
 import pathlib
 import re
 import subprocess
 import sys
 
+import pytest
+
 import treedyn
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def run_example(name):
+def run_example(name, *args):
     env = dict(os.environ)
     module_dir = str(pathlib.Path(treedyn.__file__).resolve().parent)  # the module these tests import
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [module_dir, env.get("PYTHONPATH")]))
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / name)], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "python" / name), *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -41,3 +45,12 @@ def test_float_vs_double_every_robot():
     out = run_example("float_vs_double.py")
     for urdf in (ROOT / "examples" / "robots").glob("*.urdf"):
         assert re.search(r"^" + re.escape(urdf.stem) + r"\s", out, re.M), (urdf.stem, out)
+
+
+@pytest.mark.parametrize("extra", [[], ["--lanes", "--float32"], ["--lanes", "--robot", "chain30"]])
+def test_dask_batch_equals_the_evaluation_in_one_process(extra):
+    pytest.importorskip("distributed")
+    out = run_example("dask_batch.py", "--states", "4003", "--chunk", "1000", "--workers", "2", "--check", *extra)
+    assert re.search(r": 4003 states in 5 chunks on 2 workers", out), out
+    assert "failed states 0" in out, out
+    assert "check: identical to the evaluation in this process (4003 states, bit for bit)" in out, out

@@ -1,8 +1,9 @@
-// aba, forward_dynamics_crba and the packed LTDL factor and solve (factor_H, solve_H) instantiated on
+// aba, modified_aba, minverse_aba, forward_dynamics_crba and the packed LTDL factor and solve (factor_H, solve_H) instantiated on
 // treedyn::Lanes (docs/lanes.md): every lane equals the scalar kernel on that lane's state, and a lane whose
 // state fails (a non-positive pivot, a zero quaternion) turns NaN without changing its neighbours by a bit.
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,8 @@
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
+#include "treedyn/algorithms/minverse_aba.hpp"
+#include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/lanes/lane_status.hpp"
 
 namespace {
@@ -25,6 +28,14 @@ using treedyn::test::pack;
 
 const auto aba_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
   return dense(treedyn::aba(m, d, q, qd, tau));
+};
+const auto modified_aba_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
+  return dense(treedyn::modified_aba(m, d, q, qd, tau));
+};
+/// H⁻¹ (its workspace built per call: a test, not a hot path).
+const auto minverse_aba_kernel = [](const auto& m, auto& d, const auto& q, const auto&, const auto&) {
+  treedyn::MinverseAbaWorkspace<typename std::decay_t<decltype(q)>::Scalar> ws(m);
+  return dense(treedyn::minverse_aba(m, d, ws, q));
 };
 const auto forward_dynamics_crba_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
   return dense(treedyn::forward_dynamics_crba(m, d, q, qd, tau));
@@ -51,6 +62,16 @@ void check_both(const char* what, const Kernel& kernel, std::uint64_t seed) {
 
 TEST_CASE("aba over Lanes<double, 4> and Lanes<float, 8> equals the scalar aba lane by lane", "[lanes]") {
   check_both("aba", aba_kernel, 6100);
+}
+
+TEST_CASE("modified_aba over Lanes<double, 4> and Lanes<float, 8> equals the scalar modified_aba lane by lane",
+          "[lanes]") {
+  check_both("modified_aba", modified_aba_kernel, 6500);
+}
+
+TEST_CASE("minverse_aba over Lanes equals the scalar minverse_aba lane by lane (H⁻¹ within c n ε κ(H) scale)",
+          "[lanes]") {
+  check_both("minverse_aba", minverse_aba_kernel, 6700);
 }
 
 TEST_CASE("forward_dynamics_crba over Lanes equals the scalar forward_dynamics_crba lane by lane", "[lanes]") {
@@ -154,11 +175,13 @@ TEST_CASE("factor_H over Lanes: a non-positive pivot in one lane gives NaN there
 
 namespace {
 
-/// kernel over Lanes<T, W> on humanoid30 (a free-flyer base) with lane 1's base quaternion zero: every entry
-/// of lane 1 is NaN (the base's NaN transform reaches every body) and the other lanes are bit for bit what
-/// they are when lane 1 is good; the scalar kernel names the configuration on lane 1's state.
+/// kernel over Lanes<T, W> on humanoid30 (a free-flyer base) with lane 1's base quaternion zero: the first
+/// `nan_entries` entries of lane 1 (all when −1) are NaN (the base's NaN transform reaches every body) and the
+/// other lanes are bit for bit what they are when lane 1 is good; the scalar kernel names the configuration on
+/// lane 1's state, and so does lane_configuration_statuses on the lane state.
 template <class T, int W, class Kernel>
-void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::Data<T>::*status) {
+void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::Data<T>::*status,
+                           Eigen::Index nan_entries = -1) {
   using L = Lanes<T, W>;
   const treedyn::Model<double> md = treedyn::robots::humanoid30<double>();
   const treedyn::Model<T> ms = md.cast<T>();
@@ -172,9 +195,12 @@ void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::
   const DenseOf<L> bad = kernel(ml, dl, pack<T, W>(s.q), pack<T, W>(s.qd), pack<T, W>(s.qdd));
   kernel(ms, ds, s.q[1], s.qd[1], s.qdd[1]);
   CHECK((ds.*status).code == treedyn::FactorStatus::Code::invalid_configuration);
+  const treedyn::LaneStatus<W> lanes = treedyn::lane_configuration_statuses(ml, pack<T, W>(s.q), "kernel");
+  CHECK(lanes.failed_count() == 1);
+  CHECK(lanes[1].code == treedyn::FactorStatus::Code::invalid_configuration);
   for (Eigen::Index k = 0; k < bad.size(); ++k) {
     INFO("entry " << k << " of " << bad.size() << ": " << bad(k).lane(1));
-    CHECK(std::isnan(bad(k).lane(1)));
+    if (nan_entries < 0 || k < nan_entries) CHECK(std::isnan(bad(k).lane(1)));
     for (int j = 0; j < W; ++j)
       if (j != 1) CHECK(bad(k).lane(j) == good(k).lane(j));
   }
@@ -182,9 +208,16 @@ void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::
 
 }  // namespace
 
-TEST_CASE("aba and forward_dynamics_crba over Lanes: a zero quaternion in one lane gives NaN there only", "[lanes]") {
+TEST_CASE("aba, modified_aba and forward_dynamics_crba over Lanes: a zero quaternion in one lane gives NaN there only",
+          "[lanes]") {
   check_zero_quaternion<double, 4>(aba_kernel, &treedyn::Data<double>::aba_status);
   check_zero_quaternion<float, 8>(aba_kernel, &treedyn::Data<float>::aba_status);
+  // modified_aba: only the free flyer's six entries. The children's q̈ stay finite in that lane (measured: the
+  // base's NaN placement does not reach them in modified_aba's passes, as it does in aba's; the joint
+  // accelerations of a free-floating robot do not depend on the base's pose). The lane's status
+  // (lane_configuration_statuses, checked above) names it; docs/lanes.md#not-done-yet.
+  check_zero_quaternion<double, 4>(modified_aba_kernel, &treedyn::Data<double>::aba_status, 6);
+  check_zero_quaternion<float, 8>(modified_aba_kernel, &treedyn::Data<float>::aba_status, 6);
   check_zero_quaternion<double, 4>(forward_dynamics_crba_kernel, &treedyn::Data<double>::factor_status);
   check_zero_quaternion<float, 8>(forward_dynamics_crba_kernel, &treedyn::Data<float>::factor_status);
 }

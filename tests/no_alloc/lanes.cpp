@@ -21,6 +21,7 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
   Transform<L> placement = Transform<L>::identity();
   placement.r << L(0.1), L(0), L(0.2);
   const int tip = model.nbodies() - 1;
+  MinverseAbaWorkspace<L> minverse_ws(model);
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { rnea(model, data, q, qd, qdd); }) == 0);
@@ -29,6 +30,8 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
     CHECK(allocations_in([&] { forward_kinematics(model, data, q); }) == 0);
     CHECK(allocations_in([&] { frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned); }) == 0);
     CHECK(allocations_in([&] { aba(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { minverse_aba(model, data, minverse_ws, q); }) == 0);
     CHECK(allocations_in([&] { integrate(model, q, qd, L(0.3), q_out); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { crba(model, data, q); factor_H(model, data); }) == 0);

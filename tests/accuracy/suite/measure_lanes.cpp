@@ -1,6 +1,7 @@
 // measure_lanes<T>: the kernels on treedyn::Lanes (docs/lanes.md) against the 50-digit reference, with the
-// metrics and bounds of their scalar rows (measure_common.hpp): crba, rnea, bias, forward_dynamics_crba (with the
-// packed factor_H / solve_H), aba and frame_jacobian (local, world-aligned), in Lanes<float, 8> ("float-lanes8")
+// metrics and bounds of their scalar rows (measure_common.hpp, measure_inverse.cpp): crba, rnea, bias,
+// forward_dynamics_crba (with the packed factor_H / solve_H), aba, modified_aba, minverse_aba and frame_jacobian
+// (local, world-aligned), in Lanes<float, 8> ("float-lanes8")
 // and Lanes<double, 4> ("double-lanes4"). The case's states fill the lanes in turn (lane j: state j mod count),
 // one pack, every lane measured against its state's reference. Compiled once per scalar (TREEDYN_TEST_SCALAR);
 // built where <experimental/simd> is (tests/CMakeLists.txt).
@@ -13,6 +14,8 @@
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
+#include "treedyn/algorithms/minverse_aba.hpp"
+#include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/lanes/lanes.hpp"
 
@@ -58,6 +61,9 @@ std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Referenc
   const LaneVector C = bias(model, data, q, qd);
   const LaneVector qdd_crba = forward_dynamics_crba(model, data, q, qd, tau);
   const LaneVector qdd_aba = aba(model, data, q, qd, tau);
+  const LaneVector qdd_modified = modified_aba(model, data, q, qd, tau);
+  MinverseAbaWorkspace<L> aba_ws(model);
+  const Eigen::Matrix<L, Eigen::Dynamic, Eigen::Dynamic> Minv = minverse_aba(model, data, aba_ws, q);
   forward_kinematics(model, data, q);
   const Eigen::Matrix<L, 6, Eigen::Dynamic> J_local = frame_jacobian(model, data, tip, placement, ReferenceFrame::local);
   const Eigen::Matrix<L, 6, Eigen::Dynamic> J_world =
@@ -72,6 +78,9 @@ std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Referenc
     if (!forward_checked<T>(c, n, ref)) continue;
     record_forward(r, "forward_dynamics_crba", s, ref, widen_lane(qdd_crba, j), n);
     record_forward(r, "aba", s, ref, widen_lane(qdd_aba, j), n);
+    record_forward(r, "modified_aba", s, ref, widen_lane(qdd_modified, j), n);
+    if (solvable<T>(n, ref.kappa_s))  // as measure_inverse.cpp's row
+      r.add("minverse_aba", "scaled", scaled_error(widen_lane(Minv, j), ref.Hinv), 16, n, ref.kappa_s);
   }
   const std::string scalar = std::string(std::is_same<T, float>::value ? "float" : "double") + "-lanes" + std::to_string(W);
   for (Measurement& m : r.out) m.scalar = scalar;

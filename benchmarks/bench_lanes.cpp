@@ -2,6 +2,7 @@
 // SIMD lanes against the scalar float and double kernel, one state per call, in the same run: RNEA, CRBA, ABA,
 // FDCRBA (forward_dynamics_crba), FactorSolveH (factor_H, then solve_H of a copy of q̇, on the H of a crba run
 // before the loop) and FrameJacobian (world-aligned, last body, after a forward_kinematics run before the loop).
+// Models: humanoid30, chain30, arm7 and, with the URDF component, quadruped12 (examples/robots).
 // Names: <Kernel>/<model>/<scalar> with scalar float, double, lanes-double2, lanes-float4 (one SSE2 register),
 // lanes-double4, lanes-float8 (one AVX register); the counter
 // per_state is the time per state (the call's time / W). The lane runs evaluate the model cast to
@@ -12,6 +13,7 @@
 
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "support/fixture.hpp"
 #include "treedyn/algorithms/aba.hpp"
@@ -23,6 +25,10 @@
 #include "treedyn/algorithms/rnea.hpp"
 #include "treedyn/lanes/lanes.hpp"
 #include "treedyn/model/data.hpp"
+#if TREEDYN_BENCH_LANES_URDF
+#include "support/robots_dir.hpp"
+#include "treedyn/urdf/build_model.hpp"
+#endif
 
 namespace {
 
@@ -95,9 +101,23 @@ void register_lanes(const treedyn::bench::NamedModel& nm, const std::string& sca
   });
 }
 
+/// The models timed: the built-in humanoid30, chain30 and arm7, and with the URDF component the quadruped12 of
+/// examples/robots on a free flyer (a commercial quadruped's size and mass).
+std::vector<treedyn::bench::NamedModel> lane_models() {
+  std::vector<treedyn::bench::NamedModel> out = {treedyn::bench::humanoid30(),
+                                                 {"chain30", treedyn::robots::chain30<double>()},
+                                                 {"arm7", treedyn::robots::arm7<double>()}};
+#if TREEDYN_BENCH_LANES_URDF
+  treedyn::urdf::Options options;
+  options.floating_base = true;
+  out.push_back({"quadruped12",
+                 treedyn::urdf::load<double>(std::string(treedyn::bench::robots_dir()) + "/quadruped12.urdf", options).model});
+#endif
+  return out;
+}
+
 const bool registered = [] {
-  for (const treedyn::bench::NamedModel& nm : {treedyn::bench::humanoid30(), treedyn::bench::NamedModel{"chain30", treedyn::robots::chain30<double>()},
-                                               treedyn::bench::NamedModel{"arm7", treedyn::robots::arm7<double>()}}) {
+  for (const treedyn::bench::NamedModel& nm : lane_models()) {
     register_scalar<double>(nm, "double");
     register_scalar<float>(nm, "float");
     register_lanes<double, 2>(nm, "lanes-double2");  // one SSE2 register

@@ -1,14 +1,20 @@
-// treedyn Python module: the batched calls aba_batch, rnea_batch and crba_batch (docs/python.md#batches): their
-// float64 and float32 forms (Batches<S>) and one entry point per function that dispatches on the model's type
-// (common.hpp, def_by_model). A call runs on the model's BatchRunner (treedyn/parallel/batch.hpp: one state per
-// kernel call, bit for bit the single-state call) or, with lanes=True, on its LaneBatchRunner
-// (treedyn/parallel/lane_batch.hpp: native_lane_width<S> states per kernel call, docs/lanes.md#the-batch-runner-on-lanes).
-// The runners are made on first use and kept with the model (ModelHandle::batch); this unit instantiates the
-// kernels on lanes (the compiled component holds the scalar ones only).
+// treedyn Python module: the batched calls aba_batch, rnea_batch, crba_batch, rnea_derivatives_batch and
+// aba_derivatives_batch (docs/python.md#batches): their float64 and float32 forms (Batches<S>) and one entry point
+// per function that dispatches on the model's type (common.hpp, def_by_model). A call runs on the model's
+// BatchRunner (treedyn/parallel/batch.hpp: one state per kernel call, bit for bit the single-state call) or, for
+// the first three with lanes=True, on its LaneBatchRunner (treedyn/parallel/lane_batch.hpp: native_lane_width<S>
+// states per kernel call, docs/lanes.md#the-batch-runner-on-lanes). The runners are made on first use and kept
+// with the model (ModelHandle::batch); this unit instantiates the kernels on lanes (the compiled component holds
+// the scalar ones only; the derivatives are instantiated here and in derivatives.cpp).
+#include <array>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "common.hpp"
+#include "treedyn/algorithms/aba_derivatives.hpp"
+#include "treedyn/algorithms/rnea_derivatives.hpp"
 #include "treedyn/parallel/batch.hpp"
 #if __has_include(<experimental/simd>)
 #include "treedyn/parallel/lane_batch.hpp"
@@ -38,6 +44,8 @@ struct Batches {
   static py::array_t<S> aba_batch(H& h, Obj Q, Obj V, Obj T, Obj out, int threads, bool lanes);
   static py::array_t<S> rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int threads, bool lanes);
   static py::array_t<S> crba_batch(H& h, Obj Q, Obj out, int threads, bool lanes);
+  static py::tuple rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads);
+  static py::tuple aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads);
 };
 
 /// The number n of states of a batched call: the rows of Q (n, model.nq); ValueError when Q is not 2-D.
@@ -67,10 +75,11 @@ void run_batch(const char* call, ModelHandle<S>& h, int threads, bool lanes, Run
   }
   BatchStatus s;
 #if TREEDYN_PYTHON_LANES
-  if (lanes) {
-    if (!runners.lanes) runners.lanes = std::make_unique<LaneBatchRunner<S>>(h.model, threads);
-    s = run(*runners.lanes);
-  }
+  if constexpr (std::is_invocable_v<Run&, LaneBatchRunner<S>&>)  // a call with a lane form
+    if (lanes) {
+      if (!runners.lanes) runners.lanes = std::make_unique<LaneBatchRunner<S>>(h.model, threads);
+      s = run(*runners.lanes);
+    }
 #endif
   if (!lanes) {
     if (!runners.scalar) runners.scalar = std::make_unique<BatchRunner<S>>(h.model, threads);
@@ -135,6 +144,52 @@ py::array_t<S> Batches<S>::crba_batch(H& h, Obj Q, Obj out, int threads, bool la
   return result;
 }
 
+/// A batched derivative call: `count` (n, nv, nv) arrays, block k of array c = matrices(ws)[c] after
+/// kernel(model, data, ws, Q.col(k), V.col(k), X.col(k)) on the BatchRunner, one workspace per thread (built per
+/// call: this path may allocate). Bit for bit the single-row call; a failed row is NaN, as that call leaves it.
+template <class S, class Ws, std::size_t count, class Kernel, class Matrices>
+py::tuple derivatives_batch(const char* call, ModelHandle<S>& h, const py::object& Q, const py::object& V,
+                            const char* x_name, const py::object& X, int threads, const Kernel& kernel,
+                            const Matrices& matrices) {
+  const py::ssize_t n = batch_rows<S>(call, h, Q);
+  const py::ssize_t nv = h.model.nv();
+  const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
+  const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, nv, "n, model.nv");
+  const MatrixIn<S> Xm = rows_as_columns<S>(call, x_name, X, n, nv, "n, model.nv");
+  if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
+  std::vector<std::unique_ptr<Ws>> ws;
+  for (int t = 0; t < threads; ++t) ws.push_back(std::make_unique<Ws>(h.model));
+  std::array<py::array_t<S>, count> out;
+  for (py::array_t<S>& o : out) o = py::array_t<S>({n, nv, nv});
+  std::array<S*, count> dst{};
+  for (std::size_t c = 0; c < count; ++c) dst[c] = out[c].mutable_data();
+  using Block = Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  run_batch(call, h, threads, false, [&](BatchRunner<S>& r) {
+    return r.for_each(static_cast<int>(n), [&](const Model<S>& model, Data<S>& data, int k, int t) {
+      Ws& w = *ws[static_cast<std::size_t>(t)];
+      const Status s = kernel(model, data, w, Qm.col(k), Vm.col(k), Xm.col(k));
+      const auto m = matrices(w);
+      for (std::size_t c = 0; c < count; ++c) Block(dst[c] + k * nv * nv, nv, nv) = *m[c];
+      return s;
+    });
+  });
+  return std::apply([](auto&... o) { return py::make_tuple(o...); }, out);
+}
+
+template <class S>
+py::tuple Batches<S>::rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads) {
+  return derivatives_batch<S, RneaDerivativesWorkspace<S>, 2>(
+      "rnea_derivatives_batch", h, Q, V, "A", A, threads, [](auto&&... a) { return treedyn::rnea_derivatives(a...); },
+      [](const auto& ws) { return std::array{&ws.dtau_dq, &ws.dtau_dv}; });
+}
+
+template <class S>
+py::tuple Batches<S>::aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads) {
+  return derivatives_batch<S, AbaDerivativesWorkspace<S>, 3>(
+      "aba_derivatives_batch", h, Q, V, "T", T, threads, [](auto&&... a) { return treedyn::aba_derivatives(a...); },
+      [](const auto& ws) { return std::array{&ws.ddq_dq, &ws.ddq_dv, &ws.ddq_dtau}; });
+}
+
 void bind_batch(py::module_& m) {
   using D = Batches<double>;
   using F = Batches<float>;
@@ -164,6 +219,20 @@ void bind_batch(py::module_& m) {
                            "preallocated C-contiguous (n, nv, nv) array. Row status: invalid_configuration. ") + batch_note,
                py::arg("model"), py::arg("Q"), py::kw_only(), py::arg("out") = none, py::arg("threads") = 1,
                py::arg("lanes") = false);
+  const char* derivative_note =
+      "\nEvery array is (n, nv, nv): block k is row k's matrix, laid out as the single-row call's. The loop runs\n"
+      "in C++ on `threads` threads with the GIL released, one workspace per thread; bit for bit a loop of the\n"
+      "single-row call. Failed rows are NaN and counted in model.last_batch_status.";
+  def_by_model(m, "rnea_derivatives_batch", &D::rnea_derivatives_batch, &F::rnea_derivatives_batch,
+               std::string("rnea_derivatives_batch(model, Q, V, A, *, threads=1) -> (dtau_dq, dtau_dv)\n\n"
+                           "rnea_derivatives (without external forces) over the rows of Q (n, nq), V (n, nv), A (n, nv).") +
+                   derivative_note,
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("A"), py::kw_only(), py::arg("threads") = 1);
+  def_by_model(m, "aba_derivatives_batch", &D::aba_derivatives_batch, &F::aba_derivatives_batch,
+               std::string("aba_derivatives_batch(model, Q, V, T, *, threads=1) -> (ddq_dq, ddq_dv, ddq_dtau)\n\n"
+                           "aba_derivatives (without external forces) over the rows of Q (n, nq), V (n, nv), T (n, nv).") +
+                   derivative_note,
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("threads") = 1);
 }
 
 }  // namespace treedyn::python

@@ -1,4 +1,5 @@
-"""The batched calls on SIMD lanes (aba_batch, rnea_batch, crba_batch with lanes=True; docs/python.md#batches).
+"""The batched calls on SIMD lanes (aba_batch, rnea_batch, crba_batch with lanes=True; docs/python.md#batches) and
+the derivative batches (rnea_derivatives_batch, aba_derivatives_batch, against the single-row calls bit for bit).
 
 References: the single-row calls in a Python loop (lanes=False is checked bit for bit against them in
 test_dynamics.py). A lane result may differ from the single-row call by a few ulps of its sin and cos, carried
@@ -102,3 +103,43 @@ def test_lanes_check_their_arguments():
     out = np.empty((3, m.nv))
     assert treedyn.aba_batch(m, Q, V, X, out=out, lanes=True) is out
     assert treedyn.aba_batch(m, Q[:0], V[:0], X[:0], lanes=True).shape == (0, m.nv)
+
+
+def test_derivative_batches_equal_the_single_row_calls_bit_for_bit(robot):
+    model, _, _, _, _ = robot
+    k = 7
+    Q, V, X = states(model, k, 90)
+    floating = model.joint(0).type == treedyn.JointType.free_flyer
+    if floating:
+        Q[3, 3:7] = 0.0  # the free flyer's quaternion (x, y, z, w): invalid_configuration
+    V[5, 0] = np.nan  # a sensor's NaN: non_finite_input
+    rnea_loop = [treedyn.rnea_derivatives(model, Q[i], V[i], X[i]) for i in range(k)]
+    aba_loop = [treedyn.aba_derivatives(model, Q[i], V[i], X[i]) for i in range(k)]
+    failed = [3, 5] if floating else [5]
+    for threads in (1, 2, 3):
+        got = treedyn.rnea_derivatives_batch(model, Q, V, X, threads=threads)
+        s = model.last_batch_status
+        assert (s.failures, s.first_failed) == (len(failed), failed[0])
+        assert len(got) == 2 and all(g.shape == (k, model.nv, model.nv) and g.dtype == model.dtype for g in got)
+        for c in range(2):
+            assert np.array_equal(got[c], np.stack([r[c] for r in rnea_loop]), equal_nan=True)
+        got = treedyn.aba_derivatives_batch(model, Q, V, X, threads=threads)
+        s = model.last_batch_status
+        assert (s.failures, s.first_failed) == (len(failed), failed[0])
+        assert len(got) == 3
+        for c in range(3):
+            assert np.array_equal(got[c], np.stack([r[c] for r in aba_loop]), equal_nan=True)
+        for i in failed:
+            assert np.isnan(got[0][i]).all()
+        assert np.isfinite(got[0][[i for i in range(k) if i not in failed]]).all()
+
+
+def test_derivative_batches_check_their_arguments():
+    m = treedyn.robots.arm7()
+    Q, V, X = states(m, 3, 2)
+    with pytest.raises(ValueError, match=r"aba_derivatives_batch: argument 'T' .* shape \(3, 7\)"):
+        treedyn.aba_derivatives_batch(m, Q, V, X[:1])
+    with pytest.raises(ValueError, match=r"rnea_derivatives_batch: threads must be >= 1"):
+        treedyn.rnea_derivatives_batch(m, Q, V, X, threads=0)
+    with pytest.raises(ValueError, match=r"rnea_derivatives_batch: argument 'Q'"):
+        treedyn.rnea_derivatives_batch(m, Q[0], V, X)

@@ -148,7 +148,7 @@ void check_runner(const Model<double>& md, int n, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("LaneBatchRunner: each state is the lane kernel's on it alone; full packs, a masked tail, 1–3 threads",
+TEST_CASE("LaneBatchRunner: each state is the lane kernel's on it alone; full packs, a masked tail, W = 1, 1–3 threads",
           "[lanes][batch]") {
   const Model<double> humanoid = robots::humanoid30<double>();
   const Model<double> chain = robots::chain30<double>();
@@ -159,6 +159,10 @@ TEST_CASE("LaneBatchRunner: each state is the lane kernel's on it alone; full pa
   SECTION("float, 8 lanes") {
     for (const int n : {7, 8, 21}) check_runner<float, 8>(humanoid, n, 31u + static_cast<std::uint64_t>(n));
     check_runner<float, 8>(chain, 17, 41);
+  }
+  SECTION("one lane (W = 1): every state a pack of its own") {
+    check_runner<double, 1>(humanoid, 3, 81);
+    check_runner<float, 1>(chain, 2, 91);
   }
   SECTION("the native widths") {
     check_runner<double, native_lane_width<double>>(humanoid, 5, 51);

@@ -1,4 +1,5 @@
-// aba, modified_aba, minverse_aba, forward_dynamics_crba and the packed LTDL factor and solve (factor_H, solve_H) instantiated on
+// aba, modified_aba, minverse_aba, forward_dynamics_crba, rnea_derivatives, aba_derivatives and the packed LTDL factor
+// and solve (factor_H, solve_H) instantiated on
 // treedyn::Lanes (docs/lanes.md): every lane equals the scalar kernel on that lane's state, and a lane whose
 // state fails (a non-positive pivot, a zero quaternion) turns NaN without changing its neighbours by a bit.
 #include <cmath>
@@ -10,11 +11,13 @@
 
 #include "lanes/lanes_support.hpp"
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
+#include "treedyn/algorithms/rnea_derivatives.hpp"
 #include "treedyn/lanes/lane_status.hpp"
 
 namespace {
@@ -36,6 +39,24 @@ const auto modified_aba_kernel = [](const auto& m, auto& d, const auto& q, const
 const auto minverse_aba_kernel = [](const auto& m, auto& d, const auto& q, const auto&, const auto&) {
   treedyn::MinverseAbaWorkspace<typename std::decay_t<decltype(q)>::Scalar> ws(m);
   return dense(treedyn::minverse_aba(m, d, ws, q));
+};
+/// [∂τ/∂q ∂τ/∂q̇] at (q, q̇, q̈) (the workspace built per call).
+const auto rnea_derivatives_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& qdd) {
+  using S = typename std::decay_t<decltype(q)>::Scalar;
+  treedyn::RneaDerivativesWorkspace<S> ws(m);
+  treedyn::rnea_derivatives(m, d, ws, q, qd, qdd);
+  DenseOf<S> out(ws.dtau_dq.rows(), 2 * ws.dtau_dq.cols());
+  out << ws.dtau_dq, ws.dtau_dv;
+  return out;
+};
+/// [∂q̈/∂q ∂q̈/∂q̇ ∂q̈/∂τ] at (q, q̇, τ).
+const auto aba_derivatives_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
+  using S = typename std::decay_t<decltype(q)>::Scalar;
+  treedyn::AbaDerivativesWorkspace<S> ws(m);
+  treedyn::aba_derivatives(m, d, ws, q, qd, tau);
+  DenseOf<S> out(ws.ddq_dq.rows(), 3 * ws.ddq_dq.cols());
+  out << ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau;
+  return out;
 };
 const auto forward_dynamics_crba_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
   return dense(treedyn::forward_dynamics_crba(m, d, q, qd, tau));
@@ -72,6 +93,17 @@ TEST_CASE("modified_aba over Lanes<double, 4> and Lanes<float, 8> equals the sca
 TEST_CASE("minverse_aba over Lanes equals the scalar minverse_aba lane by lane (H⁻¹ within c n ε κ(H) scale)",
           "[lanes]") {
   check_both("minverse_aba", minverse_aba_kernel, 6700);
+}
+
+TEST_CASE("rnea_derivatives over Lanes<double, 4> and Lanes<float, 8> equals the scalar call lane by lane",
+          "[lanes][derivatives]") {
+  treedyn::test::check_double4_float8("rnea_derivatives", rnea_derivatives_kernel, 6900,
+                                      [](const auto&, const auto&, int) { return 1.0; });
+}
+
+TEST_CASE("aba_derivatives over Lanes equals the scalar call lane by lane (within c n ε κ(H) scale)",
+          "[lanes][derivatives]") {
+  check_both("aba_derivatives", aba_derivatives_kernel, 7100);
 }
 
 TEST_CASE("forward_dynamics_crba over Lanes equals the scalar forward_dynamics_crba lane by lane", "[lanes]") {
@@ -176,8 +208,8 @@ TEST_CASE("factor_H over Lanes: a non-positive pivot in one lane gives NaN there
 namespace {
 
 /// kernel over Lanes<T, W> on humanoid30 (a free-flyer base) with lane 1's base quaternion zero: the first
-/// `nan_entries` entries of lane 1 (all when −1) are NaN (the base's NaN transform reaches every body) and the
-/// other lanes are bit for bit what they are when lane 1 is good; the scalar kernel names the configuration on
+/// `nan_entries` entries of lane 1 (all when −1, some when 0) are NaN (the base's NaN transform reaches every
+/// body) and the other lanes are bit for bit what they are when lane 1 is good; the scalar kernel names the configuration on
 /// lane 1's state, and so does lane_configuration_statuses on the lane state.
 template <class T, int W, class Kernel>
 void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::Data<T>::*status,
@@ -198,17 +230,20 @@ void check_zero_quaternion(const Kernel& kernel, treedyn::FactorStatus treedyn::
   const treedyn::LaneStatus<W> lanes = treedyn::lane_configuration_statuses(ml, pack<T, W>(s.q), "kernel");
   CHECK(lanes.failed_count() == 1);
   CHECK(lanes[1].code == treedyn::FactorStatus::Code::invalid_configuration);
+  bool some_nan = false;
   for (Eigen::Index k = 0; k < bad.size(); ++k) {
     INFO("entry " << k << " of " << bad.size() << ": " << bad(k).lane(1));
+    some_nan = some_nan || std::isnan(bad(k).lane(1));
     if (nan_entries < 0 || k < nan_entries) CHECK(std::isnan(bad(k).lane(1)));
     for (int j = 0; j < W; ++j)
       if (j != 1) CHECK(bad(k).lane(j) == good(k).lane(j));
   }
+  CHECK(some_nan);
 }
 
 }  // namespace
 
-TEST_CASE("aba, modified_aba and forward_dynamics_crba over Lanes: a zero quaternion in one lane gives NaN there only",
+TEST_CASE("aba, modified_aba, forward_dynamics_crba and the derivatives over Lanes: a zero quaternion in one lane stays there",
           "[lanes]") {
   check_zero_quaternion<double, 4>(aba_kernel, &treedyn::Data<double>::aba_status);
   check_zero_quaternion<float, 8>(aba_kernel, &treedyn::Data<float>::aba_status);
@@ -218,6 +253,12 @@ TEST_CASE("aba, modified_aba and forward_dynamics_crba over Lanes: a zero quater
   // The lane's status (lane_configuration_statuses, checked above) names it; docs/lanes.md#not-done-yet.
   check_zero_quaternion<double, 4>(modified_aba_kernel, &treedyn::Data<double>::aba_status, 6);
   check_zero_quaternion<float, 8>(modified_aba_kernel, &treedyn::Data<float>::aba_status, 6);
+  // rnea_derivatives and aba_derivatives: NaN only where the placement's NaN reaches, as modified_aba, and for the
+  // same reason (no nan_whole_failed_lanes at their end yet); their scalar status is data.config_status's.
+  check_zero_quaternion<double, 4>(rnea_derivatives_kernel, &treedyn::Data<double>::config_status, 0);
+  check_zero_quaternion<float, 8>(rnea_derivatives_kernel, &treedyn::Data<float>::config_status, 0);
+  check_zero_quaternion<double, 4>(aba_derivatives_kernel, &treedyn::Data<double>::config_status, 0);
+  check_zero_quaternion<float, 8>(aba_derivatives_kernel, &treedyn::Data<float>::config_status, 0);
   check_zero_quaternion<double, 4>(forward_dynamics_crba_kernel, &treedyn::Data<double>::factor_status);
   check_zero_quaternion<float, 8>(forward_dynamics_crba_kernel, &treedyn::Data<float>::factor_status);
 }

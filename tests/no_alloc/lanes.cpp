@@ -22,6 +22,8 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
   placement.r << L(0.1), L(0), L(0.2);
   const int tip = model.nbodies() - 1;
   MinverseAbaWorkspace<L> minverse_ws(model);
+  RneaDerivativesWorkspace<L> rnea_derivatives_ws(model);
+  AbaDerivativesWorkspace<L> aba_derivatives_ws(model);
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { rnea(model, data, q, qd, qdd); }) == 0);
@@ -32,6 +34,8 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
     CHECK(allocations_in([&] { aba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { modified_aba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { minverse_aba(model, data, minverse_ws, q); }) == 0);
+    CHECK(allocations_in([&] { rnea_derivatives(model, data, rnea_derivatives_ws, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] { aba_derivatives(model, data, aba_derivatives_ws, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { integrate(model, q, qd, L(0.3), q_out); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { crba(model, data, q); factor_H(model, data); }) == 0);

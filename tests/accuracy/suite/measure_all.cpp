@@ -3,6 +3,15 @@
 
 namespace treedyn::accuracy {
 
+#ifdef TREEDYN_ACCURACY_LANES
+/// rnea_derivatives and aba_derivatives on lanes, measure_derivatives' rows as "float-lanes8" / "double-lanes4"
+/// (measure_lanes.cpp). Declared here, not in accuracy.hpp: a change to that header recompiles every unit of the
+/// suite, the 50-digit reference units included; move it there with that header's next change.
+template <class T>
+std::vector<Measurement> measure_lanes_derivatives(const Case& c, const std::vector<Reference>& refs,
+                                                   const std::vector<DerivativeReference>& derivative_refs);
+#endif
+
 std::vector<Measurement> measure_all(const Case& c) {
   std::vector<Reference> refs;
   std::vector<FrameReference> frame_refs;
@@ -29,6 +38,8 @@ std::vector<Measurement> measure_all(const Case& c) {
 #ifdef TREEDYN_ACCURACY_LANES
   append(measure_lanes<float>(c, refs, frame_refs));
   append(measure_lanes<double>(c, refs, frame_refs));
+  append(measure_lanes_derivatives<float>(c, refs, derivative_refs));
+  append(measure_lanes_derivatives<double>(c, refs, derivative_refs));
 #endif
   return out;
 }

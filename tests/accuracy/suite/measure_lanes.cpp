@@ -1,7 +1,8 @@
 // measure_lanes<T>: the kernels on treedyn::Lanes (docs/lanes.md) against the 50-digit reference, with the
 // metrics and bounds of their scalar rows (measure_common.hpp, measure_inverse.cpp): crba, rnea, bias,
 // forward_dynamics_crba (with the packed factor_H / solve_H), aba, modified_aba, minverse_aba and frame_jacobian
-// (local, world-aligned), in Lanes<float, 8> ("float-lanes8")
+// (local, world-aligned), and in measure_lanes_derivatives rnea_derivatives and aba_derivatives (measure_derivatives.cpp's
+// rows), in Lanes<float, 8> ("float-lanes8")
 // and Lanes<double, 4> ("double-lanes4"). The case's states fill the lanes in turn (lane j: state j mod count),
 // one pack, every lane measured against its state's reference. Compiled once per scalar (TREEDYN_TEST_SCALAR);
 // built where <experimental/simd> is (tests/CMakeLists.txt).
@@ -10,6 +11,7 @@
 
 #include "accuracy/suite/measure_common.hpp"
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
@@ -17,6 +19,7 @@
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea.hpp"
+#include "treedyn/algorithms/rnea_derivatives.hpp"
 #include "treedyn/lanes/lanes.hpp"
 
 namespace treedyn::accuracy {
@@ -32,12 +35,43 @@ MatrixL widen_lane(const Eigen::MatrixBase<Derived>& x, int j) {
   return out;
 }
 
+/// Case c's states in the lanes of one pack (lane j: state j mod count): q, q̇, τ, in Lanes<T, W>.
+template <class T, int W>
+struct LanePack {
+  using L = Lanes<T, W>;
+  using LaneVector = Eigen::Matrix<L, Eigen::Dynamic, 1>;
+  LaneVector q, qd, tau;
+  LanePack(const Case& c, int nq, int nv) : q(nq), qd(nv), tau(nv) {
+    for (int j = 0; j < W; ++j) {
+      const State& s = state(c, j);
+      for (Eigen::Index k = 0; k < q.size(); ++k) q(k).set_lane(j, static_cast<T>(s.q(k)));
+      for (Eigen::Index k = 0; k < nv; ++k) {
+        qd(k).set_lane(j, static_cast<T>(s.qd(k)));
+        tau(k).set_lane(j, static_cast<T>(s.tau(k)));
+      }
+    }
+  }
+  static const State& state(const Case& c, int j) { return c.states[static_cast<std::size_t>(j) % c.states.size()]; }
+};
+
+template <class T>
+constexpr int lane_width = std::is_same<T, float>::value ? 8 : 4;
+
+/// The lane rows' scalar name: "float-lanes8" or "double-lanes4".
+template <class T>
+std::vector<Measurement> renamed(std::vector<Measurement> out) {
+  const std::string scalar =
+      std::string(std::is_same<T, float>::value ? "float" : "double") + "-lanes" + std::to_string(lane_width<T>);
+  for (Measurement& m : out) m.scalar = scalar;
+  return out;
+}
+
 }  // namespace
 
 template <class T>
 std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Reference>& refs,
                                        const std::vector<FrameReference>& frame_refs) {
-  constexpr int W = std::is_same<T, float>::value ? 8 : 4;
+  constexpr int W = lane_width<T>;
   using L = Lanes<T, W>;
   using LaneVector = Eigen::Matrix<L, Eigen::Dynamic, 1>;
   const Model<L> model = c.model.template cast<L>();
@@ -45,16 +79,8 @@ std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Referenc
   const int n = model.nv(), tip = model.nbodies() - 1;
   const Transform<L> placement = end_placement().template cast<L>();
   const auto count = static_cast<int>(c.states.size());
-  const auto state = [&](int j) -> const State& { return c.states[static_cast<std::size_t>(j % count)]; };
-  LaneVector q(model.nq()), qd(n), tau(n);
-  for (int j = 0; j < W; ++j) {
-    const State& s = state(j);
-    for (Eigen::Index k = 0; k < q.size(); ++k) q(k).set_lane(j, static_cast<T>(s.q(k)));
-    for (Eigen::Index k = 0; k < n; ++k) {
-      qd(k).set_lane(j, static_cast<T>(s.qd(k)));
-      tau(k).set_lane(j, static_cast<T>(s.tau(k)));
-    }
-  }
+  const LanePack<T, W> pack(c, model.nq(), n);
+  const LaneVector &q = pack.q, &qd = pack.qd, &tau = pack.tau;
   crba(model, data, q);
   const Eigen::Matrix<L, Eigen::Dynamic, Eigen::Dynamic> H = dense_H(model, data);
   const LaneVector tau_n = rnea(model, data, q, qd, tau);  // at q̈ = the state's τ vector, as the scalar row
@@ -70,7 +96,7 @@ std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Referenc
       frame_jacobian(model, data, tip, placement, ReferenceFrame::world_aligned);
   Recorder<T> r{c, {}};
   for (int j = 0; j < W; ++j) {
-    const State& s = state(j);
+    const State& s = LanePack<T, W>::state(c, j);
     const Reference& ref = refs[static_cast<std::size_t>(j % count)];
     record_h_tau_c(r, s, ref, widen_lane(H, j), widen_lane(tau_n, j), widen_lane(C, j), n);
     record_jacobians(r, frame_refs[static_cast<std::size_t>(j % count)], widen_lane(J_local, j),
@@ -82,12 +108,41 @@ std::vector<Measurement> measure_lanes(const Case& c, const std::vector<Referenc
     if (solvable<T>(n, ref.kappa_s))  // as measure_inverse.cpp's row
       r.add("minverse_aba", "scaled", scaled_error(widen_lane(Minv, j), ref.Hinv), 16, n, ref.kappa_s);
   }
-  const std::string scalar = std::string(std::is_same<T, float>::value ? "float" : "double") + "-lanes" + std::to_string(W);
-  for (Measurement& m : r.out) m.scalar = scalar;
-  return r.out;
+  return renamed<T>(r.out);
+}
+
+template <class T>
+std::vector<Measurement> measure_lanes_derivatives(const Case& c, const std::vector<Reference>& refs,
+                                                   const std::vector<DerivativeReference>& derivative_refs) {
+  constexpr int W = lane_width<T>;
+  using L = Lanes<T, W>;
+  const Model<L> model = c.model.template cast<L>();
+  Data<L> data(model);
+  RneaDerivativesWorkspace<L> rws(model);
+  AbaDerivativesWorkspace<L> aws(model);
+  const int n = model.nv();
+  const auto count = static_cast<int>(c.states.size());
+  const LanePack<T, W> pack(c, model.nq(), n);
+  rnea_derivatives(model, data, rws, pack.q, pack.qd, pack.tau);  // at q̈ = the state's τ vector, as the scalar rows
+  aba_derivatives(model, data, aws, pack.q, pack.qd, pack.tau);
+  Recorder<T> r{c, {}};
+  for (int j = 0; j < W; ++j) {
+    const Reference& ref = refs[static_cast<std::size_t>(j % count)];
+    const DerivativeReference& dref = derivative_refs[static_cast<std::size_t>(j % count)];
+    r.add("rnea_derivatives dq", "derivative", derivative_error(widen_lane(rws.dtau_dq, j), dref.dtau_dq, ref.H, false), 16, n);
+    r.add("rnea_derivatives dv", "derivative", derivative_error(widen_lane(rws.dtau_dv, j), dref.dtau_dv, ref.H, false), 16, n);
+    if (!solvable<T>(n, ref.kappa_s) && !c.beyond_solvable) continue;
+    r.add("aba_derivatives dq", "derivative", derivative_error(widen_lane(aws.ddq_dq, j), dref.ddq_dq, ref.H, true), 16, n,
+          ref.kappa_s);
+    r.add("aba_derivatives dv", "derivative", derivative_error(widen_lane(aws.ddq_dv, j), dref.ddq_dv, ref.H, true), 16, n,
+          ref.kappa_s);
+  }
+  return renamed<T>(r.out);
 }
 
 template std::vector<Measurement> measure_lanes<TREEDYN_TEST_SCALAR>(const Case&, const std::vector<Reference>&,
                                                                      const std::vector<FrameReference>&);
+template std::vector<Measurement> measure_lanes_derivatives<TREEDYN_TEST_SCALAR>(
+    const Case&, const std::vector<Reference>&, const std::vector<DerivativeReference>&);
 
 }  // namespace treedyn::accuracy

@@ -1,5 +1,5 @@
-// aba, modified_aba, minverse_aba, forward_dynamics_crba, rnea_derivatives, aba_derivatives and the packed LTDL factor
-// and solve (factor_H, solve_H) instantiated on
+// aba, modified_aba, minverse_aba, forward_dynamics_crba, rnea_derivatives, aba_derivatives, the frame motion
+// derivatives and the packed LTDL factor and solve (factor_H, solve_H) instantiated on
 // treedyn::Lanes (docs/lanes.md): every lane equals the scalar kernel on that lane's state, and a lane whose
 // state fails (a non-positive pivot, a zero quaternion) turns NaN without changing its neighbours by a bit.
 #include <cmath>
@@ -15,6 +15,7 @@
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
 #include "treedyn/algorithms/rnea_derivatives.hpp"
@@ -57,6 +58,20 @@ const auto aba_derivatives_kernel = [](const auto& m, auto& d, const auto& q, co
   DenseOf<S> out(ws.ddq_dq.rows(), 3 * ws.ddq_dq.cols());
   out << ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau;
   return out;
+};
+/// The last body's frame (offset from its origin) in `axes`: [∂v/∂q ∂v/∂q̇] of frame_velocity_derivatives and
+/// [∂v/∂q ∂a/∂q ∂a/∂q̇ ∂a/∂q̈] of frame_acceleration_derivatives at (q, q̇, q̈), side by side (6 × 6n).
+template <treedyn::ReferenceFrame axes>
+const auto frame_derivatives_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& qdd) {
+  using S = typename std::decay_t<decltype(q)>::Scalar;
+  treedyn::Transform<S> placement = treedyn::Transform<S>::identity();
+  placement.r << S(0.1), S(-0.2), S(0.3);
+  const int n = m.nv(), tip = m.nbodies() - 1;
+  Eigen::Matrix<S, 6, Eigen::Dynamic> out(6, 6 * n);
+  treedyn::frame_velocity_derivatives(m, d, tip, placement, q, qd, axes, out.middleCols(0, n), out.middleCols(n, n));
+  treedyn::frame_acceleration_derivatives(m, d, tip, placement, q, qd, qdd, axes, out.middleCols(2 * n, n),
+                                          out.middleCols(3 * n, n), out.middleCols(4 * n, n), out.middleCols(5 * n, n));
+  return DenseOf<S>(out);
 };
 const auto forward_dynamics_crba_kernel = [](const auto& m, auto& d, const auto& q, const auto& qd, const auto& tau) {
   return dense(treedyn::forward_dynamics_crba(m, d, q, qd, tau));
@@ -104,6 +119,15 @@ TEST_CASE("rnea_derivatives over Lanes<double, 4> and Lanes<float, 8> equals the
 TEST_CASE("aba_derivatives over Lanes equals the scalar call lane by lane (within c n ε κ(H) scale)",
           "[lanes][derivatives]") {
   check_both("aba_derivatives", aba_derivatives_kernel, 7100);
+}
+
+TEST_CASE("frame_velocity_derivatives and frame_acceleration_derivatives over Lanes equal the scalar calls lane by lane",
+          "[lanes][derivatives]") {
+  const auto one = [](const auto&, const auto&, int) { return 1.0; };
+  treedyn::test::check_double4_float8("frame derivatives local", frame_derivatives_kernel<treedyn::ReferenceFrame::local>,
+                                      7300, one);
+  treedyn::test::check_double4_float8("frame derivatives world-aligned",
+                                      frame_derivatives_kernel<treedyn::ReferenceFrame::world_aligned>, 7500, one);
 }
 
 TEST_CASE("forward_dynamics_crba over Lanes equals the scalar forward_dynamics_crba lane by lane", "[lanes]") {

@@ -24,6 +24,7 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
   MinverseAbaWorkspace<L> minverse_ws(model);
   RneaDerivativesWorkspace<L> rnea_derivatives_ws(model);
   AbaDerivativesWorkspace<L> aba_derivatives_ws(model);
+  Eigen::Matrix<L, 6, Eigen::Dynamic> dv_dq(6, model.nv()), dv_dv = dv_dq, da_dq = dv_dq, da_dv = dv_dq, da_da = dv_dq;
   for (int call = 0; call < 2; ++call) {
     INFO((call == 0 ? "first call" : "steady state"));
     CHECK(allocations_in([&] { rnea(model, data, q, qd, qdd); }) == 0);
@@ -36,6 +37,11 @@ void require_lane_kernels_allocation_free(const Model<double>& md) {
     CHECK(allocations_in([&] { minverse_aba(model, data, minverse_ws, q); }) == 0);
     CHECK(allocations_in([&] { rnea_derivatives(model, data, rnea_derivatives_ws, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { aba_derivatives(model, data, aba_derivatives_ws, q, qd, qdd); }) == 0);
+    CHECK(allocations_in([&] {
+            frame_velocity_derivatives(model, data, tip, placement, q, qd, ReferenceFrame::local, dv_dq, dv_dv);
+            frame_acceleration_derivatives(model, data, tip, placement, q, qd, qdd, ReferenceFrame::world_aligned,
+                                           dv_dq, da_dq, da_dv, da_da);
+          }) == 0);
     CHECK(allocations_in([&] { integrate(model, q, qd, L(0.3), q_out); }) == 0);
     CHECK(allocations_in([&] { forward_dynamics_crba(model, data, q, qd, qdd); }) == 0);
     CHECK(allocations_in([&] { crba(model, data, q); factor_H(model, data); }) == 0);

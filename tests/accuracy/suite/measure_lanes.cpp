@@ -1,11 +1,13 @@
 // measure_lanes<T>: the kernels on treedyn::Lanes (docs/lanes.md) against the 50-digit reference, with the
 // metrics and bounds of their scalar rows (measure_common.hpp, measure_inverse.cpp): crba, rnea, bias,
 // forward_dynamics_crba (with the packed factor_H / solve_H), aba, modified_aba, minverse_aba and frame_jacobian
-// (local, world-aligned), and in measure_lanes_derivatives rnea_derivatives and aba_derivatives (measure_derivatives.cpp's
-// rows), in Lanes<float, 8> ("float-lanes8")
+// (local, world-aligned), and in measure_lanes_derivatives rnea_derivatives, aba_derivatives and the end frame's
+// frame_velocity_derivatives and frame_acceleration_derivatives (measure_derivatives.cpp's rows), in
+// Lanes<float, 8> ("float-lanes8")
 // and Lanes<double, 4> ("double-lanes4"). The case's states fill the lanes in turn (lane j: state j mod count),
 // one pack, every lane measured against its state's reference. Compiled once per scalar (TREEDYN_TEST_SCALAR);
 // built where <experimental/simd> is (tests/CMakeLists.txt).
+#include <array>
 #include <string>
 #include <type_traits>
 
@@ -15,6 +17,7 @@
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/modified_aba.hpp"
@@ -125,10 +128,33 @@ std::vector<Measurement> measure_lanes_derivatives(const Case& c, const std::vec
   const LanePack<T, W> pack(c, model.nq(), n);
   rnea_derivatives(model, data, rws, pack.q, pack.qd, pack.tau);  // at q̈ = the state's τ vector, as the scalar rows
   aba_derivatives(model, data, aws, pack.q, pack.qd, pack.tau);
+  using Frame6 = Eigen::Matrix<L, 6, Eigen::Dynamic>;
+  const int tip = model.nbodies() - 1;
+  const Transform<L> placement = end_placement().template cast<L>();
+  std::array<Frame6, 2> dv_dq, da_dq, da_dv;
+  Frame6 dv_dv(6, n), da_da(6, n);
+  for (int axes = 0; axes < 2; ++axes) {
+    dv_dq[axes].resize(6, n);
+    da_dq[axes].resize(6, n);
+    da_dv[axes].resize(6, n);
+    frame_velocity_derivatives(model, data, tip, placement, pack.q, pack.qd, frame_axes[axes], dv_dq[axes], dv_dv);
+    Frame6 unused(6, n);
+    frame_acceleration_derivatives(model, data, tip, placement, pack.q, pack.qd, pack.tau, frame_axes[axes], unused,
+                                   da_dq[axes], da_dv[axes], da_da);
+  }
   Recorder<T> r{c, {}};
   for (int j = 0; j < W; ++j) {
     const Reference& ref = refs[static_cast<std::size_t>(j % count)];
     const DerivativeReference& dref = derivative_refs[static_cast<std::size_t>(j % count)];
+    for (int axes = 0; axes < 2; ++axes) {
+      const auto row = [&](const char* name, const Frame6& computed, const MatrixL& reference) {
+        r.add(std::string(name) + " " + frame_axes_name[axes], "frame derivative",
+              frame_derivative_error(widen_lane(computed, j), reference, dref.frame_reach), 16, n);
+      };
+      row("frame_velocity_derivatives dq", dv_dq[axes], dref.frame_dv_dq[axes]);
+      row("frame_acceleration_derivatives dq", da_dq[axes], dref.frame_da_dq[axes]);
+      row("frame_acceleration_derivatives dv", da_dv[axes], dref.frame_da_dv[axes]);
+    }
     r.add("rnea_derivatives dq", "derivative", derivative_error(widen_lane(rws.dtau_dq, j), dref.dtau_dq, ref.H, false), 16, n);
     r.add("rnea_derivatives dv", "derivative", derivative_error(widen_lane(rws.dtau_dv, j), dref.dtau_dv, ref.H, false), 16, n);
     if (!solvable<T>(n, ref.kappa_s) && !c.beyond_solvable) continue;

@@ -1,9 +1,9 @@
 // treedyn Python module: the batched calls aba_batch, rnea_batch, crba_batch, rnea_derivatives_batch and
 // aba_derivatives_batch (docs/python.md#batches): their float64 and float32 forms (Batches<S>) and one entry point
 // per function that dispatches on the model's type (common.hpp, def_by_model). A call runs on the model's
-// BatchRunner (treedyn/parallel/batch.hpp: one state per kernel call, bit for bit the single-state call) or, for
-// the first three with lanes=True, on its LaneBatchRunner (treedyn/parallel/lane_batch.hpp: native_lane_width<S>
-// states per kernel call, docs/lanes.md#the-batch-runner-on-lanes). The runners are made on first use and kept
+// BatchRunner (treedyn/parallel/batch.hpp: one state per kernel call, bit for bit the single-state call) or, with
+// lanes=True, on its LaneBatchRunner (treedyn/parallel/lane_batch.hpp: native_lane_width<S> states per kernel call,
+// docs/lanes.md#the-batch-runner-on-lanes; the derivatives through its for_each_pack). The runners are made on first use and kept
 // with the model (ModelHandle::batch); this unit instantiates the kernels on lanes (the compiled component holds
 // the scalar ones only; the derivatives are instantiated here and in derivatives.cpp).
 #include <array>
@@ -44,8 +44,8 @@ struct Batches {
   static py::array_t<S> aba_batch(H& h, Obj Q, Obj V, Obj T, Obj out, int threads, bool lanes);
   static py::array_t<S> rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int threads, bool lanes);
   static py::array_t<S> crba_batch(H& h, Obj Q, Obj out, int threads, bool lanes);
-  static py::tuple rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads);
-  static py::tuple aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads);
+  static py::tuple rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads, bool lanes);
+  static py::tuple aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads, bool lanes);
 };
 
 /// The number n of states of a batched call: the rows of Q (n, model.nq); ValueError when Q is not 2-D.
@@ -145,11 +145,13 @@ py::array_t<S> Batches<S>::crba_batch(H& h, Obj Q, Obj out, int threads, bool la
 }
 
 /// A batched derivative call: `count` (n, nv, nv) arrays, block k of array c = matrices(ws)[c] after
-/// kernel(model, data, ws, Q.col(k), V.col(k), X.col(k)) on the BatchRunner, one workspace per thread (built per
-/// call: this path may allocate). Bit for bit the single-row call; a failed row is NaN, as that call leaves it.
-template <class S, class Ws, std::size_t count, class Kernel, class Matrices>
+/// kernel(model, data, ws, Q.col(k), V.col(k), X.col(k)), one workspace per thread (built per call: this path
+/// may allocate). On the BatchRunner bit for bit the single-row call; with `lanes` on the LaneBatchRunner's
+/// packs (for_each_pack), the failing lanes again by the scalar call, as LaneBatchRunner::aba does. A failed row
+/// is NaN, as the single-row call leaves it.
+template <class S, template <class, int> class Ws, std::size_t count, class Kernel, class Matrices>
 py::tuple derivatives_batch(const char* call, ModelHandle<S>& h, const py::object& Q, const py::object& V,
-                            const char* x_name, const py::object& X, int threads, const Kernel& kernel,
+                            const char* x_name, const py::object& X, int threads, bool lanes, const Kernel& kernel,
                             const Matrices& matrices) {
   const py::ssize_t n = batch_rows<S>(call, h, Q);
   const py::ssize_t nv = h.model.nv();
@@ -157,36 +159,81 @@ py::tuple derivatives_batch(const char* call, ModelHandle<S>& h, const py::objec
   const MatrixIn<S> Vm = rows_as_columns<S>(call, "V", V, n, nv, "n, model.nv");
   const MatrixIn<S> Xm = rows_as_columns<S>(call, x_name, X, n, nv, "n, model.nv");
   if (threads < 1) value_error(std::string(call) + ": threads must be >= 1");
-  std::vector<std::unique_ptr<Ws>> ws;
-  for (int t = 0; t < threads; ++t) ws.push_back(std::make_unique<Ws>(h.model));
+  std::vector<std::unique_ptr<Ws<S, Dynamic>>> ws;
+  for (int t = 0; t < threads; ++t) ws.push_back(std::make_unique<Ws<S, Dynamic>>(h.model));
   std::array<py::array_t<S>, count> out;
   for (py::array_t<S>& o : out) o = py::array_t<S>({n, nv, nv});
   std::array<S*, count> dst{};
   for (std::size_t c = 0; c < count; ++c) dst[c] = out[c].mutable_data();
   using Block = Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
-  run_batch(call, h, threads, false, [&](BatchRunner<S>& r) {
-    return r.for_each(static_cast<int>(n), [&](const Model<S>& model, Data<S>& data, int k, int t) {
-      Ws& w = *ws[static_cast<std::size_t>(t)];
-      const Status s = kernel(model, data, w, Qm.col(k), Vm.col(k), Xm.col(k));
-      const auto m = matrices(w);
-      for (std::size_t c = 0; c < count; ++c) Block(dst[c] + k * nv * nv, nv, nv) = *m[c];
-      return s;
-    });
+  // Row k by the scalar call on thread t's workspace, into its blocks.
+  const auto one_row = [&](const Model<S>& model, Data<S>& data, int k, int t) {
+    Ws<S, Dynamic>& w = *ws[static_cast<std::size_t>(t)];
+    const Status s = kernel(model, data, w, Qm.col(k), Vm.col(k), Xm.col(k));
+    const auto m = matrices(w);
+    for (std::size_t c = 0; c < count; ++c) Block(dst[c] + k * nv * nv, nv, nv) = *m[c];
+    return s;
+  };
+  run_batch(call, h, threads, lanes, [&](auto& r) {
+#if TREEDYN_PYTHON_LANES
+    if constexpr (std::is_same_v<std::decay_t<decltype(r)>, LaneBatchRunner<S>>) {
+      using Runner = LaneBatchRunner<S>;
+      using LaneWs = Ws<typename Runner::Lane, Dynamic>;
+      std::vector<std::unique_ptr<LaneWs>> lane_ws;
+      std::vector<std::array<typename Runner::LaneVector, 3>> in(static_cast<std::size_t>(threads));
+      for (int t = 0; t < threads; ++t) {
+        lane_ws.push_back(std::make_unique<LaneWs>(r.lane_model()));
+        auto& x = in[static_cast<std::size_t>(t)];
+        x[0].resize(h.model.nq());
+        x[1].resize(nv);
+        x[2].resize(nv);
+      }
+      return r.for_each_pack(static_cast<int>(n), [&](const auto& lane_model, auto& lane_data, const Model<S>& model,
+                                                      Data<S>& data, int k0, int pack_size, int t) {
+        auto& x = in[static_cast<std::size_t>(t)];
+        Runner::gather_lanes(Qm, x[0], k0, pack_size);
+        Runner::gather_lanes(Vm, x[1], k0, pack_size);
+        Runner::gather_lanes(Xm, x[2], k0, pack_size);
+        LaneWs& w = *lane_ws[static_cast<std::size_t>(t)];
+        kernel(lane_model, lane_data, w, x[0], x[1], x[2]);
+        const auto m = matrices(w);
+        const auto failed = std::apply([&](const auto*... y) { return r.failing_lanes(x[0], x[1], x[2], *y...); }, m);
+        BatchStatus pack;
+        for (int j = 0; j < pack_size; ++j) {
+          const int k = k0 + j;
+          if (failed[static_cast<std::size_t>(j)]) {
+            pack.add(k, one_row(model, data, k, t));
+            continue;
+          }
+          for (std::size_t c = 0; c < count; ++c) {
+            Block b(dst[c] + k * nv * nv, nv, nv);
+            for (Eigen::Index col = 0; col < nv; ++col)
+              for (Eigen::Index row = 0; row < nv; ++row) b(row, col) = (*m[c])(row, col).lane(j);
+          }
+        }
+        return pack;
+      });
+    } else
+#endif
+    {
+      return r.for_each(static_cast<int>(n),
+                        [&](const Model<S>& model, Data<S>& data, int k, int t) { return one_row(model, data, k, t); });
+    }
   });
   return std::apply([](auto&... o) { return py::make_tuple(o...); }, out);
 }
 
 template <class S>
-py::tuple Batches<S>::rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads) {
-  return derivatives_batch<S, RneaDerivativesWorkspace<S>, 2>(
-      "rnea_derivatives_batch", h, Q, V, "A", A, threads, [](auto&&... a) { return treedyn::rnea_derivatives(a...); },
+py::tuple Batches<S>::rnea_derivatives_batch(H& h, Obj Q, Obj V, Obj A, int threads, bool lanes) {
+  return derivatives_batch<S, RneaDerivativesWorkspace, 2>(
+      "rnea_derivatives_batch", h, Q, V, "A", A, threads, lanes, [](auto&&... a) { return treedyn::rnea_derivatives(a...); },
       [](const auto& ws) { return std::array{&ws.dtau_dq, &ws.dtau_dv}; });
 }
 
 template <class S>
-py::tuple Batches<S>::aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads) {
-  return derivatives_batch<S, AbaDerivativesWorkspace<S>, 3>(
-      "aba_derivatives_batch", h, Q, V, "T", T, threads, [](auto&&... a) { return treedyn::aba_derivatives(a...); },
+py::tuple Batches<S>::aba_derivatives_batch(H& h, Obj Q, Obj V, Obj T, int threads, bool lanes) {
+  return derivatives_batch<S, AbaDerivativesWorkspace, 3>(
+      "aba_derivatives_batch", h, Q, V, "T", T, threads, lanes, [](auto&&... a) { return treedyn::aba_derivatives(a...); },
       [](const auto& ws) { return std::array{&ws.ddq_dq, &ws.ddq_dv, &ws.ddq_dtau}; });
 }
 
@@ -221,18 +268,21 @@ void bind_batch(py::module_& m) {
                py::arg("lanes") = false);
   const char* derivative_note =
       "\nEvery array is (n, nv, nv): block k is row k's matrix, laid out as the single-row call's. The loop runs\n"
-      "in C++ on `threads` threads with the GIL released, one workspace per thread; bit for bit a loop of the\n"
-      "single-row call. Failed rows are NaN and counted in model.last_batch_status.";
+      "in C++ on `threads` threads with the GIL released, one workspace per thread. lanes=False: bit for bit a\n"
+      "loop of the single-row call; lanes=True: the native SIMD width of rows per call, within a few ulps times\n"
+      "cond(H) of it. Failed rows are NaN and counted in model.last_batch_status, with the single-row call's status.";
   def_by_model(m, "rnea_derivatives_batch", &D::rnea_derivatives_batch, &F::rnea_derivatives_batch,
-               std::string("rnea_derivatives_batch(model, Q, V, A, *, threads=1) -> (dtau_dq, dtau_dv)\n\n"
+               std::string("rnea_derivatives_batch(model, Q, V, A, *, threads=1, lanes=False) -> (dtau_dq, dtau_dv)\n\n"
                            "rnea_derivatives (without external forces) over the rows of Q (n, nq), V (n, nv), A (n, nv).") +
                    derivative_note,
-               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("A"), py::kw_only(), py::arg("threads") = 1);
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("A"), py::kw_only(), py::arg("threads") = 1,
+               py::arg("lanes") = false);
   def_by_model(m, "aba_derivatives_batch", &D::aba_derivatives_batch, &F::aba_derivatives_batch,
-               std::string("aba_derivatives_batch(model, Q, V, T, *, threads=1) -> (ddq_dq, ddq_dv, ddq_dtau)\n\n"
+               std::string("aba_derivatives_batch(model, Q, V, T, *, threads=1, lanes=False) -> (ddq_dq, ddq_dv, ddq_dtau)\n\n"
                            "aba_derivatives (without external forces) over the rows of Q (n, nq), V (n, nv), T (n, nv).") +
                    derivative_note,
-               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("threads") = 1);
+               py::arg("model"), py::arg("Q"), py::arg("V"), py::arg("T"), py::kw_only(), py::arg("threads") = 1,
+               py::arg("lanes") = false);
 }
 
 }  // namespace treedyn::python

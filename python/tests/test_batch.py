@@ -24,6 +24,19 @@ def states(model, k, seed):
     return Q, V, X
 
 
+def failing_states(model, k, seed, quaternion_row, bad):
+    """states() with the free flyer's quaternion (x, y, z, w) zeroed in row quaternion_row on a floating-base
+    model (invalid_configuration) and bad = (name 'V' or 'X', row, column, value) a NaN or an infinity
+    (non_finite_input); returns Q, V, X and the failing rows."""
+    Q, V, X = states(model, k, seed)
+    floating = model.joint(0).type == treedyn.JointType.free_flyer
+    if floating:
+        Q[quaternion_row, 3:7] = 0.0
+    name, row, column, value = bad
+    {"V": V, "X": X}[name][row, column] = value
+    return Q, V, X, sorted({row} | ({quaternion_row} if floating else set()))
+
+
 def within(got, ref, bound):
     """|got - ref| <= bound row by row; bound[i] for row i."""
     err = np.abs(got.astype(np.float64) - ref.astype(np.float64)).reshape(len(got), -1).max(axis=1)
@@ -108,14 +121,9 @@ def test_lanes_check_their_arguments():
 def test_derivative_batches_equal_the_single_row_calls_bit_for_bit(robot):
     model, _, _, _, _ = robot
     k = 7
-    Q, V, X = states(model, k, 90)
-    floating = model.joint(0).type == treedyn.JointType.free_flyer
-    if floating:
-        Q[3, 3:7] = 0.0  # the free flyer's quaternion (x, y, z, w): invalid_configuration
-    V[5, 0] = np.nan  # a sensor's NaN: non_finite_input
+    Q, V, X, failed = failing_states(model, k, 90, 3, ("V", 5, 0, np.nan))  # a sensor's NaN in V
     rnea_loop = [treedyn.rnea_derivatives(model, Q[i], V[i], X[i]) for i in range(k)]
     aba_loop = [treedyn.aba_derivatives(model, Q[i], V[i], X[i]) for i in range(k)]
-    failed = [3, 5] if floating else [5]
     for threads in (1, 2, 3):
         got = treedyn.rnea_derivatives_batch(model, Q, V, X, threads=threads)
         s = model.last_batch_status
@@ -143,3 +151,41 @@ def test_derivative_batches_check_their_arguments():
         treedyn.rnea_derivatives_batch(m, Q, V, X, threads=0)
     with pytest.raises(ValueError, match=r"rnea_derivatives_batch: argument 'Q'"):
         treedyn.rnea_derivatives_batch(m, Q[0], V, X)
+
+
+def test_derivative_batches_on_lanes_within_the_lane_bound_and_row_independent(robot):
+    model, model64, _, _, _ = robot
+    k = 9
+    Q, V, X, failed = failing_states(model, k, 95, 2, ("X", 6, 1, np.inf))
+    n, e = model.nbodies, eps(model.dtype)
+    kappa = np.array([np.linalg.cond(treedyn.crba(model64, Q[i].astype(np.float64))) if i not in failed else 1.0
+                      for i in range(k)])
+    for call, single, conditioned in ((treedyn.rnea_derivatives_batch, treedyn.rnea_derivatives, False),
+                                      (treedyn.aba_derivatives_batch, treedyn.aba_derivatives, True)):
+        loop = [single(model, Q[i], V[i], X[i]) for i in range(k)]
+        ref_status = None
+        first = None
+        for threads in (1, 2):
+            got = call(model, Q, V, X, threads=threads, lanes=True)
+            s = model.last_batch_status
+            if ref_status is None:
+                call(model, Q, V, X)
+                ref_status = model.last_batch_status
+            assert (s.failures, s.first_failed) == (ref_status.failures, ref_status.first_failed) == (len(failed), failed[0])
+            assert str(s.first_status) == str(ref_status.first_status)
+            for c, g in enumerate(got):
+                ref = np.stack([r[c] for r in loop])
+                for i in range(k):
+                    if i in failed:  # the single-row call's output, NaN
+                        assert np.array_equal(g[i], ref[i], equal_nan=True) and np.isnan(g[i]).all()
+                        continue
+                    scale = (1.0 + np.abs(ref[i].astype(np.float64)).max()) * (kappa[i] if conditioned else 1.0)
+                    err = np.abs(g[i].astype(np.float64) - ref[i]).max()
+                    assert err <= 4 * n * e * scale, (c, i, err / (n * e * scale))
+            if first is None:
+                first = got
+            else:
+                assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(first, got))
+        for i in (0, k - 1):  # a row alone gives the bits it got among the others
+            alone = call(model, Q[i:i + 1], V[i:i + 1], X[i:i + 1], lanes=True)
+            assert all(np.array_equal(a[0], b[i], equal_nan=True) for a, b in zip(alone, first))

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -242,4 +243,17 @@ TEST_CASE("LaneBatchRunner checks the sizes of the caller's matrices", "[lanes][
   expect_failure(batch.crba(s.Q, dense_H), "H", model.h_pattern().nonzeros(), model.nv());
   std::vector<FactorStatus> statuses(n - 2);
   expect_failure(batch.aba(s.Q, s.QD, s.TAU, qdd, &statuses), "statuses", n, n - 2);
+  const auto no_pack = [](const auto&, auto&, const auto&, auto&, int, int, int) { return BatchStatus{}; };
+  const BatchStatus st = batch.for_each_pack(-1, no_pack);
+  CHECK(st.first_status.code == FactorStatus::Code::invalid_argument);
+  REQUIRE(test::Recorder::seen.size() == 1);
+  CHECK(std::string(test::Recorder::seen[0].function) == "LaneBatchRunner::for_each_pack");
+  test::Recorder::seen.clear();
+  // for_each_pack visits packs of 4 with the tail last: 5 states are (0, 4) and (4, 1).
+  std::vector<std::pair<int, int>> seen_packs(2, {-1, -1});
+  CHECK(batch.for_each_pack(5, [&](const auto&, auto&, const auto&, auto&, int k0, int count, int) {
+          seen_packs[static_cast<std::size_t>(k0 / 4)] = {k0, count};
+          return BatchStatus{};
+        }).ok());
+  CHECK(seen_packs == std::vector<std::pair<int, int>>{{0, 4}, {4, 1}});
 }

@@ -24,6 +24,9 @@
 // lane depends on its own state only, so a state's result does not depend on n, W's packing, the thread
 // count or the other states, and repeated calls give the same bits.
 //
+// Other calls. for_each_pack(n, f) hands f each pack's lane Model and Data (and the thread's scalar ones), with
+// gather_lanes and failing_lanes to do what aba's packs do: the Python derivative batches run on it.
+//
 // Model and memory. The runner holds model.cast<Lanes<T, W>>() (the kernels on lanes read a Model of lanes)
 // and, per thread, a Data<Lanes<T, W>> and the pack of inputs, built by that thread; BatchRunner<T> (the
 // threads and a Data<T> per thread for the scalar re-runs) is a member. Only the constructor allocates; every
@@ -42,6 +45,7 @@
 
 #include <Eigen/Core>
 
+#include "treedyn/detail/assert.hpp"
 #include "treedyn/lanes/lane_status.hpp"
 #include "treedyn/lanes/lanes.hpp"
 #include "treedyn/parallel/batch.hpp"
@@ -102,8 +106,48 @@ class LaneBatchRunner {
     return packs(detail::BatchCrba{}, H, statuses, Q);
   }
 
- private:
   using LaneVector = Eigen::Matrix<Lane, Eigen::Dynamic, 1>;
+
+  /// For a call this runner does not have (e.g. the derivatives): f(lane_model, lane_data, model, data, k0,
+  /// count, t) once per pack of states k0 … k0 + count − 1 (count = W but for the last pack), over the threads as
+  /// aba's packs; t is the thread, for workspaces of your own. f returns the pack's BatchStatus
+  /// (BatchStatus::add for each of its states). gather_lanes and failing_lanes do what aba's packs do.
+  template <class F>
+  BatchStatus for_each_pack(int n, F&& f) noexcept {
+    TREEDYN_CHECK(n >= 0, "LaneBatchRunner::for_each_pack", "n", "n >= 0", -1, n, return BatchStatus::invalid_argument());
+    return scalar_.for_each((n + W - 1) / W, [&](const ModelType& m, DataType& d, int p, int t) {
+      const int k0 = p * W;
+      return f(lane_model_, *lanes_[static_cast<std::size_t>(t)].data, m, d, k0, std::min(W, n - k0), t);
+    });
+  }
+
+  /// Lane j of `pack` = column k0 + j of X for j < count, column k0 for the tail lanes j ≥ count. `pack` has
+  /// X.rows() entries already (sized once, outside the hot loop: nothing here allocates).
+  template <class Dx>
+  static void gather_lanes(const Eigen::MatrixBase<Dx>& X, LaneVector& pack, int k0, int count) noexcept {
+    TREEDYN_ASSERT(pack.size() == X.rows(), "LaneBatchRunner::gather_lanes: pack must have X.rows() entries");
+    for (int j = 0; j < W; ++j) {
+      const auto x = X.col(k0 + (j < count ? j : 0));
+      for (Eigen::Index i = 0; i < x.size(); ++i) pack(i).set_lane(j, x(i));
+    }
+  }
+
+  /// The lanes to compute again by the scalar call: those whose state the scalar kernels refuse at entry — a q
+  /// the outward pass refuses (lane_configuration_statuses), a non-finite entry in the other inputs — the lane
+  /// kernel may give finite numbers there (crba does not read the free flyer's position), and those with a NaN or
+  /// an infinity in an output (a non-positive articulated pivot, an overflow). `others`: the other inputs and the
+  /// outputs, each an Eigen expression of Lane (at least one).
+  template <class... X>
+  std::array<bool, W> failing_lanes(const LaneVector& q, const X&... others) const noexcept {
+    auto bad = Lane(0) != Lane(0);  // all false
+    ((bad = bad || non_finite_lanes(others)), ...);
+    const LaneStatus<W> qs = lane_configuration_statuses(lane_model_, q, "LaneBatchRunner");
+    std::array<bool, W> out{};
+    for (int j = 0; j < W; ++j) out[static_cast<std::size_t>(j)] = bad.lane(j) || !qs[j].ok();
+    return out;
+  }
+
+ private:
 
   /// A thread's lane Data and input pack (q, then the nv-row inputs), on cache lines of its own and allocated
   /// by that thread (see BatchRunner's PerThread).
@@ -112,30 +156,18 @@ class LaneBatchRunner {
     std::array<LaneVector, 3> in;
   };
 
-  /// Lane j of `pack` = column k0 + j of X for j < count, column k0 for the tail lanes j ≥ count.
-  template <class Dx>
-  static void gather(const Eigen::MatrixBase<Dx>& X, LaneVector& pack, int k0, int count) noexcept {
-    for (int j = 0; j < W; ++j) {
-      const auto x = X.col(k0 + (j < count ? j : 0));
-      for (Eigen::Index i = 0; i < x.size(); ++i) pack(i).set_lane(j, x(i));
-    }
-  }
-
   /// OUT.col(k) = kernel(model, data, X.col(k)…).first for k = 0..n−1, n = the inputs' columns: one lane
   /// kernel call per pack of W states, the failing lanes again by the scalar kernel (the header comment).
   template <class Kernel, class Do, class S, class... Dx>
   BatchStatus packs(const Kernel& kernel, Eigen::MatrixBase<Do>& OUT, S* statuses,
                     const Eigen::MatrixBase<Dx>&... X) noexcept {
-    const int n = static_cast<int>(OUT.cols());
-    const int count_of_packs = (n + W - 1) / W;
-    return scalar_.for_each(count_of_packs, [&](const ModelType& m, DataType& d, int p, int t) {
+    return for_each_pack(static_cast<int>(OUT.cols()), [&](const LaneModel&, LaneData&, const ModelType& m,
+                                                           DataType& d, int k0, int count, int t) {
       PerThread& lanes = lanes_[static_cast<std::size_t>(t)];
-      const int k0 = p * W;
-      const int count = std::min(W, n - k0);
       int a = 0;
-      (gather(X, lanes.in[static_cast<std::size_t>(a++)], k0, count), ...);
+      (gather_lanes(X, lanes.in[static_cast<std::size_t>(a++)], k0, count), ...);
       const auto& y = lane_call(kernel, lanes, std::index_sequence_for<Dx...>{}).first;
-      const std::array<bool, W> failed = failing_lanes<sizeof...(Dx)>(y, lanes);
+      const std::array<bool, W> failed = failing_inputs_or(y, lanes, std::make_index_sequence<sizeof...(Dx) - 1>{});
       BatchStatus pack;
       for (int j = 0; j < count; ++j) {
         const int k = k0 + j;
@@ -153,18 +185,10 @@ class LaneBatchRunner {
     });
   }
 
-  /// The lanes to compute again by the scalar kernel: those whose state the scalar kernel rejects at entry (a q
-  /// that the outward pass refuses, lane_configuration_statuses; a non-finite q̇, τ or q̈) — the lane kernel may
-  /// give finite numbers there, e.g. crba does not read the free flyer's position — and those whose output
-  /// holds a NaN or an infinity (a non-positive articulated pivot, an overflow).
-  template <std::size_t Inputs, class Y>
-  std::array<bool, W> failing_lanes(const Y& y, const PerThread& lanes) const noexcept {
-    auto bad = non_finite_lanes(y);
-    for (std::size_t i = 1; i < Inputs; ++i) bad = bad || non_finite_lanes(lanes.in[i]);
-    const LaneStatus<W> q = lane_configuration_statuses(lane_model_, lanes.in[0], "LaneBatchRunner");
-    std::array<bool, W> out{};
-    for (int j = 0; j < W; ++j) out[static_cast<std::size_t>(j)] = bad.lane(j) || !q[j].ok();
-    return out;
+  /// failing_lanes on a pack's q, its other inputs (in[1 + I]) and the output y.
+  template <class Y, std::size_t... I>
+  std::array<bool, W> failing_inputs_or(const Y& y, const PerThread& lanes, std::index_sequence<I...>) const noexcept {
+    return failing_lanes(lanes.in[0], y, lanes.in[1 + I]...);
   }
 
   template <class Kernel, std::size_t... I>

@@ -1,7 +1,7 @@
 // treedyn Python module: the dynamics functions (rnea, bias, gravity_torques, aba, modified_aba,
 // forward_dynamics_crba): their float64 and float32 forms (Dynamics<S>) and one entry point per function that
 // dispatches on the model's type (common.hpp, def_by_model). The algorithms come from the compiled component
-// (treedyn/compiled.hpp, included by common.hpp). The batched calls are in batch.cpp.
+// (treedyn/compiled.hpp, included by common.hpp). The batched calls are in batches.cpp.
 #include <algorithm>
 #include <string>
 #include <utility>

@@ -73,7 +73,7 @@ void bind_statuses(py::module_& m) {
 
 }  // namespace
 
-// log6.cpp and batch.cpp (declared here rather than in common.hpp, which every unit of the module includes)
+// log6.cpp and batches.cpp (declared here rather than in common.hpp, which every unit of the module includes)
 void bind_log6(py::module_& m);
 void bind_batch(py::module_& m);
 

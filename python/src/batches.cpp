@@ -121,9 +121,10 @@ py::array_t<S> Batches<S>::rnea_batch(H& h, Obj Q, Obj V, Obj A, Obj out, int th
                            });
 }
 
-/// crba over the rows of Q into the full symmetric (n, nv, nv) H: the runner's packed H (one column per state,
-/// model.h_pattern().nonzeros() rows), then each column unpacked (its lower triangle) and written whole into its
-/// row's block. H is symmetric, so the column-major map of row k's row-major (nv, nv) block is exact.
+/// crba over the rows of Q into the full symmetric (n, nv, nv) H. H is symmetric, so the column-major map of row
+/// k's row-major (nv, nv) block is exact. On the BatchRunner each state's crba is unpacked by dense_H straight into
+/// its block, on its thread; on lanes the runner's packed H (one column per state) is unpacked afterwards, each
+/// column's lower triangle mirrored into the block.
 template <class S>
 py::array_t<S> Batches<S>::crba_batch(H& h, Obj Q, Obj out, int threads, bool lanes) {
   constexpr const char* call = "crba_batch";
@@ -132,15 +133,25 @@ py::array_t<S> Batches<S>::crba_batch(H& h, Obj Q, Obj out, int threads, bool la
   const MatrixIn<S> Qm = rows_as_columns<S>(call, "Q", Q, n, h.model.nq(), "n, model.nq");
   py::array_t<S> result = output<S>(call, out, {n, nv, nv}, "n, model.nv, model.nv");
   S* dst = result.mutable_data();
-  Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> packed(h.model.h_pattern().nonzeros(), n);
-  run_batch(call, h, threads, lanes, [&](auto& r) { return r.crba(Qm, packed); });
-  Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> lower(nv, nv);
-  for (py::ssize_t k = 0; k < n; ++k) {
-    lower.setZero();
-    h.model.h_pattern().unpack(packed.col(k), lower);
-    Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>(dst + k * nv * nv, nv, nv) =
-        lower.template selfadjointView<Eigen::Lower>();
-  }
+  using Block = Eigen::Map<Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>>;
+  run_batch(call, h, threads, lanes, [&](auto& r) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(r)>, BatchRunner<S>>) {
+      return r.for_each(static_cast<int>(n), [&](const Model<S>& model, Data<S>& data, int k) {
+        treedyn::crba(model, data, Qm.col(k));
+        dense_H(model, data, Block(dst + k * nv * nv, nv, nv));
+        return data.config_status;
+      });
+    } else {
+      Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> packed(h.model.h_pattern().nonzeros(), n), lower(nv, nv);
+      const BatchStatus s = r.crba(Qm, packed);
+      for (py::ssize_t k = 0; k < n; ++k) {
+        lower.setZero();
+        h.model.h_pattern().unpack(packed.col(k), lower);
+        Block(dst + k * nv * nv, nv, nv) = lower.template selfadjointView<Eigen::Lower>();
+      }
+      return s;
+    }
+  });
   return result;
 }
 

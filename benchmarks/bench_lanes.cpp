@@ -1,8 +1,7 @@
 // The kernels over treedyn::Lanes (include/treedyn/lanes/lanes.hpp, docs/lanes.md#speed): W states per call in
 // SIMD lanes against the scalar float and double kernel, one state per call, in the same run: RNEA, CRBA, ABA,
 // FDCRBA (forward_dynamics_crba), FactorSolveH (factor_H, then solve_H of a copy of q̇, on the H of a crba run
-// before the loop), RNEADerivatives and ABADerivatives (on a workspace made by a warm-up call) and FrameJacobian
-// (world-aligned, last body, after a forward_kinematics run before the loop).
+// before the loop) and FrameJacobian (world-aligned, last body, after a forward_kinematics run before the loop).
 // Models: humanoid30, chain30, arm7 and, with the URDF component, quadruped12 (examples/robots).
 // Names: <Kernel>/<model>/<scalar> with scalar float, double, lanes-double2, lanes-float4 (one SSE2 register),
 // lanes-double4, lanes-float8 (one AVX register); the counter
@@ -12,21 +11,18 @@
 // q̇ and q̈ as the fixture's (lane 0 is the scalar runs' state).
 #include <benchmark/benchmark.h>
 
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "support/fixture.hpp"
 #include "treedyn/algorithms/aba.hpp"
-#include "treedyn/algorithms/aba_derivatives.hpp"
 #include "treedyn/algorithms/crba.hpp"
 #include "treedyn/algorithms/factor_h.hpp"
 #include "treedyn/algorithms/forward_dynamics_crba.hpp"
 #include "treedyn/algorithms/forward_kinematics.hpp"
 #include "treedyn/algorithms/frame_jacobian.hpp"
 #include "treedyn/algorithms/rnea.hpp"
-#include "treedyn/algorithms/rnea_derivatives.hpp"
 #include "treedyn/lanes/lanes.hpp"
 #include "treedyn/model/data.hpp"
 #if TREEDYN_BENCH_LANES_URDF
@@ -35,25 +31,6 @@
 #endif
 
 namespace {
-
-/// A derivative call on a workspace of its own (Ws<scalar>), made by the benchmark's warm-up call for its model.
-template <template <class, int> class Ws, class Call>
-struct OnWorkspace {
-  Call call;
-  mutable std::shared_ptr<void> ws;
-  template <class M, class D, class Q, class V, class X>
-  const void* operator()(const M& m, D& d, const Q& q, const V& qd, X& x) const {
-    using Workspace = Ws<typename Q::Scalar, treedyn::Dynamic>;
-    if (!ws) ws = std::make_shared<Workspace>(m);
-    Workspace& w = *static_cast<Workspace*>(ws.get());
-    call(m, d, w, q, qd, x);
-    return &w;
-  }
-};
-template <template <class, int> class Ws, class Call>
-OnWorkspace<Ws, Call> on_workspace(Call call) {
-  return {call, nullptr};
-}
 
 /// The kernels timed, each (model, data, q, q̇, x) → something whose data() the benchmark keeps; x is q̈ or τ,
 /// and a scratch vector for solve_H. data holds crba's H and forward_kinematics' frames of q (run before the loop).
@@ -70,14 +47,6 @@ const auto kernels = [](auto&& each) {
     treedyn::solve_H(m, d, x);
     return x.data();
   });
-  each("RNEADerivatives", on_workspace<treedyn::RneaDerivativesWorkspace>(
-                              [](const auto& m, auto& d, auto& w, const auto& q, const auto& qd, const auto& x) {
-                                treedyn::rnea_derivatives(m, d, w, q, qd, x);
-                              }));
-  each("ABADerivatives", on_workspace<treedyn::AbaDerivativesWorkspace>(
-                             [](const auto& m, auto& d, auto& w, const auto& q, const auto& qd, const auto& x) {
-                               treedyn::aba_derivatives(m, d, w, q, qd, x);
-                             }));
   each("FrameJacobian", [](const auto& m, auto& d, const auto&, const auto&, auto&) {
     return treedyn::frame_jacobian(m, d, m.nbodies() - 1, std::decay_t<decltype(m.tree_transform(0))>::identity(),
                                    treedyn::ReferenceFrame::world_aligned)
@@ -94,8 +63,6 @@ void register_kernel(const std::string& name, const treedyn::Model<S>& model, co
     treedyn::crba(model, data, q);
     treedyn::forward_kinematics(model, data, q);
     V xs = x;
-    benchmark::DoNotOptimize(kernel(model, data, q, qd, xs));  // warm-up: makes a derivative call's workspace
-    xs = x;
     for (auto _ : st) {
       benchmark::DoNotOptimize(kernel(model, data, q, qd, xs));
       benchmark::ClobberMemory();

@@ -17,7 +17,10 @@
 //      and the whole-body kernels of peer_whole_body.hpp, treedyn against Pinocchio: CCRBA, JacobianCoM,
 //      ForwardKinematics, FramePlacements, JacobianTimeVariation (J̇ of the tip frames), first checked on A_g,
 //      J_com, the bodies' placements and J̇), and the derivatives of peer_derivatives.hpp, treedyn against
-//      Pinocchio: RNEADerivatives and ABADerivatives, first checked on [∂τ/∂q, ∂τ/∂q̇] and [∂q̈/∂q, ∂q̈/∂q̇]), registered kernel by kernel so each library's runs of one
+//      Pinocchio: RNEADerivatives and ABADerivatives, first checked on [∂τ/∂q, ∂τ/∂q̇] and [∂q̈/∂q, ∂q̈/∂q̇]), and
+//      the batches of peer_batch.hpp on batch_robots, ABA and RNEA over the 1024 states of batch_states, per core
+//      (model "<robot>-batch1024": treedyn one state at a time, treedyn-lanes W states per kernel call, Pinocchio's
+//      abaInParallel / rneaInParallel on one thread; first checked on every state's q̈ and τ), registered kernel by kernel so each library's runs of one
 //      kernel and robot are adjacent (run.sh adds --benchmark_enable_random_interleaving), with the canary
 //      Canary/llt30/eigen-double: Eigen's dense LLT of a fixed 30×30 SPD matrix, the same work in every run,
 //      whose spread across repetitions says how steady the machine was.
@@ -29,15 +32,18 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Cholesky>
 
 #include "peer.hpp"
 #include "peer_extra.hpp"
+#include "peer_batch.hpp"
 #include "peer_derivatives.hpp"
 #include "peer_whole_body.hpp"
 #ifdef TREEDYN_PEERS_MUJOCO
@@ -166,23 +172,6 @@ struct Entry {
 };
 std::vector<Entry> entries;
 
-std::vector<std::unique_ptr<WholeBodyPeer<double>>> whole_double;
-std::vector<std::unique_ptr<WholeBodyPeer<float>>> whole_float;
-struct WholeBodyEntry {  // one library-scalar's whole-body kernels on one robot: exactly one pointer is set
-  std::string robot, tag;
-  WholeBodyPeer<double>* d = nullptr;
-  WholeBodyPeer<float>* f = nullptr;
-};
-std::vector<WholeBodyEntry> whole_entries;
-
-std::vector<std::unique_ptr<DerivativesPeer<double>>> derivs_double;
-std::vector<std::unique_ptr<DerivativesPeer<float>>> derivs_float;
-struct DerivativesEntry {  // one library-scalar's derivatives on one robot: exactly one pointer is set
-  std::string robot, tag;
-  DerivativesPeer<double>* d = nullptr;
-  DerivativesPeer<float>* f = nullptr;
-};
-std::vector<DerivativesEntry> deriv_entries;
 
 template <class S>
 struct Kernel {
@@ -209,6 +198,10 @@ template <class S>
 void (DerivativesPeer<S>::*const derivative_calls[2])() = {&DerivativesPeer<S>::time_rnea_derivatives,
                                                            &DerivativesPeer<S>::time_aba_derivatives};
 
+const char* const batch_kernels[2] = {"ABA", "RNEA"};
+template <class S>
+void (BatchPeer<S>::*const batch_calls[2])() = {&BatchPeer<S>::time_aba, &BatchPeer<S>::time_rnea};
+
 template <class S>
 void (WholeBodyPeer<S>::*const whole_body_calls[5])() = {
     &WholeBodyPeer<S>::time_ccrba, &WholeBodyPeer<S>::time_jcom, &WholeBodyPeer<S>::time_forward_kinematics,
@@ -224,6 +217,46 @@ void add(const std::string& name, P* p, void (P::*call)()) {
     }
   });
 }
+
+/// The peers of one interface P (whole body, derivatives, batches), kept for the whole program (the registered
+/// benchmarks call into them), with one entry per model and library-scalar: exactly one pointer is set.
+template <template <class> class P>
+struct Kept {
+  struct Entry {
+    std::string model, tag;  // tag: library-scalar
+    P<double>* d = nullptr;
+    P<float>* f = nullptr;
+  };
+  std::vector<std::unique_ptr<P<double>>> doubles;
+  std::vector<std::unique_ptr<P<float>>> floats;
+  std::vector<Entry> entries;
+
+  void keep(const std::string& model, std::vector<std::unique_ptr<P<double>>>& d, std::vector<std::unique_ptr<P<float>>>& f) {
+    for (auto& x : d) {
+      entries.push_back({model, x->library() + "-double", x.get(), nullptr});
+      doubles.push_back(std::move(x));
+    }
+    for (auto& x : f) {
+      entries.push_back({model, x->library() + "-float", nullptr, x.get()});
+      floats.push_back(std::move(x));
+    }
+  }
+
+  /// Registers kernel k of every entry as <names[k]>/<model>/<library-scalar>, kernel by kernel.
+  template <std::size_t K>
+  void register_all(const char* const (&names)[K], void (P<double>::*const (&d_calls)[K])(),
+                    void (P<float>::*const (&f_calls)[K])()) const {
+    for (std::size_t k = 0; k < K; ++k)
+      for (const Entry& e : entries) {
+        const std::string name = std::string(names[k]) + "/" + e.model + "/" + e.tag;
+        if (e.d) add(name, e.d, d_calls[k]);
+        if (e.f) add(name, e.f, f_calls[k]);
+      }
+  }
+};
+Kept<WholeBodyPeer> whole_body;
+Kept<DerivativesPeer> derivatives;
+Kept<BatchPeer> batches;
 
 bool check_robot(const Robot& robot) {
   const std::vector<JointSlot> layout = treedyn_layout(robot);
@@ -341,15 +374,9 @@ bool check_robot(const Robot& robot) {
     report(wd[i]->library() + "-double", whole_body_differences(whole_body_outputs(*wd[i])), double_bound);
   for (std::size_t i = 0; i < wf.size(); ++i)
     report(wf[i]->library() + "-float", whole_body_differences(whole_body_outputs(*wf[i])), float_bound);
-  for (auto& w : wd) {
+  for (auto& w : wd)
     benchmark::AddCustomContext("frames/" + robot.name + "/" + w->library(), std::to_string(w->nframes()));
-    whole_entries.push_back({robot.name, w->library() + "-double", w.get(), nullptr});
-    whole_double.push_back(std::move(w));
-  }
-  for (auto& w : wf) {
-    whole_entries.push_back({robot.name, w->library() + "-float", nullptr, w.get()});
-    whole_float.push_back(std::move(w));
-  }
+  whole_body.keep(robot.name, wd, wf);
 
   // The derivatives (peer_derivatives.hpp): treedyn and Pinocchio, rows and columns in treedyn's order.
   std::vector<std::unique_ptr<DerivativesPeer<double>>> dd;
@@ -369,14 +396,7 @@ bool check_robot(const Robot& robot) {
     report(dd[i]->library() + "-double", derivative_differences(*dd[i]), double_bound);
   for (std::size_t i = 0; i < df.size(); ++i)
     report(df[i]->library() + "-float", derivative_differences(*df[i]), float_bound);
-  for (auto& x : dd) {
-    deriv_entries.push_back({robot.name, x->library() + "-double", x.get(), nullptr});
-    derivs_double.push_back(std::move(x));
-  }
-  for (auto& x : df) {
-    deriv_entries.push_back({robot.name, x->library() + "-float", nullptr, x.get()});
-    derivs_float.push_back(std::move(x));
-  }
+  derivatives.keep(robot.name, dd, df);
 
   for (std::size_t i = 0; i < d.size(); ++i) {
     Entry e{robot.name, d[i]->library() + "-double", d[i].get(), nullptr, ed[i].get(), nullptr,
@@ -401,6 +421,69 @@ bool check_robot(const Robot& robot) {
   return ok;
 }
 
+// The batch comparison's robots (issue 43: humanoid30, chain30 and a real quadruped; arm7 as a fixed base) and
+// its states: q_k = random_configuration(model, 1000 + k), v, q̈ and τ uniform in [−1, 1] (std::mt19937, seed 43).
+const char* const batch_robots[4] = {"arm7", "humanoid30", "chain30", "quadruped12"};
+constexpr int batch_size = 1024;
+
+struct BatchStates {
+  MatX<double> Q, V, A, TAU;
+};
+
+BatchStates batch_states(const Robot& robot) {
+  treedyn::urdf::Options o;
+  o.floating_base = robot.floating;
+  const treedyn::Model<double> model = treedyn::urdf::load<double>(robot.urdf, o).model;
+  BatchStates s{MatX<double>(model.nq(), batch_size), MatX<double>(model.nv(), batch_size),
+                MatX<double>(model.nv(), batch_size), MatX<double>(model.nv(), batch_size)};
+  std::mt19937 rng(43);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < batch_size; ++k) {
+    s.Q.col(k) = treedyn::random_configuration(model, 1000 + k);
+    for (MatX<double>* m : {&s.V, &s.A, &s.TAU})
+      for (Eigen::Index r = 0; r < m->rows(); ++r) (*m)(r, k) = u(rng);
+  }
+  return s;
+}
+
+// The batches on one robot: every library-scalar's q̈ and τ of every state against treedyn's in double.
+bool check_batch(const Robot& robot) {
+  const std::vector<JointSlot> layout = treedyn_layout(robot);
+  const BatchStates s = batch_states(robot);
+  std::vector<std::unique_ptr<BatchPeer<double>>> d;
+  std::vector<std::unique_ptr<BatchPeer<float>>> f;
+  d.push_back(make_treedyn_batch_double(robot, false));
+  d.push_back(make_treedyn_batch_double(robot, true));
+  d.push_back(make_pinocchio_batch_double(robot, layout));
+  f.push_back(make_treedyn_batch_float(robot, false));
+  f.push_back(make_treedyn_batch_float(robot, true));
+  f.push_back(make_pinocchio_batch_float(robot, layout));
+  for (auto& p : d) p->set_states(s.Q, s.V, s.A, s.TAU);
+  for (auto& p : f) p->set_states(s.Q.cast<float>(), s.V.cast<float>(), s.A.cast<float>(), s.TAU.cast<float>());
+  const MatX<double> qdd = d[0]->check_aba(), tau = d[0]->check_rnea();
+  const std::string model = robot.name + "-batch" + std::to_string(batch_size);
+  bool ok = true;
+  auto report = [&](const std::string& tag, double dq, double dt, double bound) {
+    const bool good = dq <= bound && dt <= bound;
+    ok = ok && good;
+    std::fprintf(stderr, "check %-20s %-20s  qdd %.1e  tau %.1e%s   (bound %.0e)\n", model.c_str(), tag.c_str(), dq, dt,
+                 good ? "" : " FAIL", bound);
+    char value[32];
+    std::snprintf(value, sizeof value, "%.2e", dq);
+    benchmark::AddCustomContext("check/" + model + "/qdd/" + tag, value);
+    std::snprintf(value, sizeof value, "%.2e", dt);
+    benchmark::AddCustomContext("check/" + model + "/tau/" + tag, value);
+  };
+  for (std::size_t i = 1; i < d.size(); ++i)
+    report(d[i]->library() + "-double", relative(d[i]->check_aba(), qdd), relative(d[i]->check_rnea(), tau),
+           double_bound);
+  for (auto& p : f)
+    report(p->library() + "-float", relative(MatX<double>(p->check_aba().template cast<double>()), qdd),
+           relative(MatX<double>(p->check_rnea().template cast<double>()), tau), float_bound);
+  batches.keep(model, d, f);
+  return ok;
+}
+
 // The canary: Eigen's dense LLT of a fixed, well-conditioned 30×30 SPD matrix (no library's code).
 void canary(benchmark::State& st) {
   Eigen::MatrixXd B(30, 30);
@@ -422,7 +505,14 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   bool ok = true;
   try {
-    for (const Robot& robot : robots()) ok = check_robot(robot) && ok;
+    for (const Robot& robot : robots()) {
+      ok = check_robot(robot) && ok;
+      for (const char* name : batch_robots)
+        if (robot.name == name) ok = check_batch(robot) && ok;
+    }
+    benchmark::AddCustomContext("batch/states", std::to_string(batch_size));
+    benchmark::AddCustomContext("batch/lanes/double", std::to_string(treedyn_lane_width_double()));
+    benchmark::AddCustomContext("batch/lanes/float", std::to_string(treedyn_lane_width_float()));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_peers: %s\n", e.what());
     return 1;
@@ -446,18 +536,9 @@ int main(int argc, char** argv) {
       if (e.ed) add(name, e.ed, extra_calls<double>[k]);
       if (e.ef) add(name, e.ef, extra_calls<float>[k]);
     }
-  for (int k = 0; k < 5; ++k)
-    for (const WholeBodyEntry& e : whole_entries) {
-      const std::string name = std::string(whole_body_kernels[k]) + "/" + e.robot + "/" + e.tag;
-      if (e.d) add(name, e.d, whole_body_calls<double>[k]);
-      if (e.f) add(name, e.f, whole_body_calls<float>[k]);
-    }
-  for (int k = 0; k < 2; ++k)
-    for (const DerivativesEntry& e : deriv_entries) {
-      const std::string name = std::string(derivative_kernels[k]) + "/" + e.robot + "/" + e.tag;
-      if (e.d) add(name, e.d, derivative_calls<double>[k]);
-      if (e.f) add(name, e.f, derivative_calls<float>[k]);
-    }
+  whole_body.register_all(whole_body_kernels, whole_body_calls<double>, whole_body_calls<float>);
+  derivatives.register_all(derivative_kernels, derivative_calls<double>, derivative_calls<float>);
+  batches.register_all(batch_kernels, batch_calls<double>, batch_calls<float>);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

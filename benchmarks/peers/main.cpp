@@ -17,7 +17,9 @@
 //      and the whole-body kernels of peer_whole_body.hpp, treedyn against Pinocchio: CCRBA, JacobianCoM,
 //      ForwardKinematics, FramePlacements, JacobianTimeVariation (J̇ of the tip frames), first checked on A_g,
 //      J_com, the bodies' placements and J̇), and the derivatives of peer_derivatives.hpp, treedyn against
-//      Pinocchio: RNEADerivatives and ABADerivatives, first checked on [∂τ/∂q, ∂τ/∂q̇] and [∂q̈/∂q, ∂q̈/∂q̇]), and
+//      Pinocchio: RNEADerivatives and ABADerivatives, first checked on [∂τ/∂q, ∂τ/∂q̇] and [∂q̈/∂q, ∂q̈/∂q̇], and
+//      FrameVelocityDerivatives and FrameAccelerationDerivatives of the tip frames in their own axes, checked on
+//      [∂v/∂q, ∂a/∂q, ∂a/∂q̇, ∂a/∂q̈]), and
 //      the batches of peer_batch.hpp on batch_robots, ABA and RNEA over the 1024 states of batch_states, per core
 //      (model "<robot>-batch1024": treedyn one state at a time, treedyn-lanes W states per kernel call, Pinocchio's
 //      abaInParallel / rneaInParallel on one thread; first checked on every state's q̈ and τ), registered kernel by kernel so each library's runs of one
@@ -193,10 +195,12 @@ void (ExtraPeer<S>::*const extra_calls[4])() = {&ExtraPeer<S>::time_factor, &Ext
 
 const char* const whole_body_kernels[5] = {"CCRBA", "JacobianCoM", "ForwardKinematics", "FramePlacements",
                                            "JacobianTimeVariation"};
-const char* const derivative_kernels[2] = {"RNEADerivatives", "ABADerivatives"};
+const char* const derivative_kernels[4] = {"RNEADerivatives", "ABADerivatives", "FrameVelocityDerivatives",
+                                           "FrameAccelerationDerivatives"};
 template <class S>
-void (DerivativesPeer<S>::*const derivative_calls[2])() = {&DerivativesPeer<S>::time_rnea_derivatives,
-                                                           &DerivativesPeer<S>::time_aba_derivatives};
+void (DerivativesPeer<S>::*const derivative_calls[4])() = {
+    &DerivativesPeer<S>::time_rnea_derivatives, &DerivativesPeer<S>::time_aba_derivatives,
+    &DerivativesPeer<S>::time_frame_velocity_derivatives, &DerivativesPeer<S>::time_frame_acceleration_derivatives};
 
 const char* const batch_kernels[2] = {"ABA", "RNEA"};
 template <class S>
@@ -385,12 +389,20 @@ bool check_robot(const Robot& robot) {
   dd.push_back(make_pinocchio_derivatives_double(robot, layout));
   df.push_back(make_treedyn_derivatives_float(robot));
   df.push_back(make_pinocchio_derivatives_float(robot, layout));
-  for (auto& x : dd) x->set_state(q, v, a, tau);
-  for (auto& x : df) x->set_state(q.cast<float>(), v.cast<float>(), a.cast<float>(), tau.cast<float>());
-  const MatX<double> dref_rnea = dd[0]->check_rnea_derivatives(), dref_aba = dd[0]->check_aba_derivatives();
+  for (auto& x : dd) {
+    x->set_frames(tips);
+    x->set_state(q, v, a, tau);
+  }
+  for (auto& x : df) {
+    x->set_frames(tips);
+    x->set_state(q.cast<float>(), v.cast<float>(), a.cast<float>(), tau.cast<float>());
+  }
+  const MatX<double> dref_rnea = dd[0]->check_rnea_derivatives(), dref_aba = dd[0]->check_aba_derivatives(),
+                     dref_frame = dd[0]->check_frame_derivatives();
   auto derivative_differences = [&](auto& x) -> std::vector<std::pair<const char*, double>> {
     return {{"dRNEA", relative(MatX<double>(x.check_rnea_derivatives().template cast<double>()), dref_rnea)},
-            {"dABA", relative(MatX<double>(x.check_aba_derivatives().template cast<double>()), dref_aba)}};
+            {"dABA", relative(MatX<double>(x.check_aba_derivatives().template cast<double>()), dref_aba)},
+            {"dFrame", relative(MatX<double>(x.check_frame_derivatives().template cast<double>()), dref_frame)}};
   };
   for (std::size_t i = 1; i < dd.size(); ++i)
     report(dd[i]->library() + "-double", derivative_differences(*dd[i]), double_bound);

@@ -1,13 +1,19 @@
 // treedyn's dynamics derivatives as a peer (peer_derivatives.hpp), called as its users call them:
 //   RNEADerivatives  rnea_derivatives(model, data, ws, q, q̇, q̈): ws.dtau_dq, ws.dtau_dv (and data.tau)
 //   ABADerivatives   aba_derivatives(model, data, ws, q, q̇, τ): ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau (and data.qdd)
+//   FrameVelocityDerivatives      per frame frame_velocity_derivatives(model, data, body, 1, q, q̇, local, …)
+//   FrameAccelerationDerivatives  per frame frame_acceleration_derivatives(model, data, body, 1, q, q̇, q̈, local, …)
+//   (each call runs body_motion itself, as the library's users call them: once per frame)
 // The model is treedyn_model's (treedyn_peer.hpp); the float model is its cast, as in treedyn_peer.cpp.
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "peer_derivatives.hpp"
 #include "treedyn_peer.hpp"
 #include "treedyn/algorithms/aba_derivatives.hpp"
+#include "treedyn/algorithms/frame_motion_derivatives.hpp"
 #include "treedyn/algorithms/rnea_derivatives.hpp"
 
 namespace treedyn::peers {
@@ -41,6 +47,23 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
     return out;
   }
 
+  void set_frames(const std::vector<std::string>& joints) override {
+    for (const std::string& name : joints) {
+      bodies_.push_back(model_.joint_index(name));
+      frames_.emplace_back(model_.nv());
+    }
+  }
+  MatX<S> check_frame_derivatives() override {
+    time_frame_acceleration_derivatives();
+    MatX<S> out(6 * static_cast<Eigen::Index>(frames_.size()), 4 * model_.nv());
+    for (std::size_t f = 0; f < frames_.size(); ++f) {
+      const FrameOutputs& o = frames_[f];
+      if (!o.status.ok()) throw std::runtime_error("treedyn derivatives: frame_acceleration_derivatives failed");
+      out.middleRows(6 * static_cast<Eigen::Index>(f), 6) << o.dv_dq, o.da_dq, o.da_dv, o.da_da;
+    }
+    return out;
+  }
+
   void time_rnea_derivatives() override {
     rnea_derivatives(model_, data_, rws_, q_, v_, a_);
     escape(rws_.dtau_dq.data());
@@ -49,6 +72,22 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
     aba_derivatives(model_, data_, aws_, q_, v_, tau_);
     escape(aws_.ddq_dq.data());
   }
+  void time_frame_velocity_derivatives() override {
+    for (std::size_t f = 0; f < frames_.size(); ++f) {
+      FrameOutputs& o = frames_[f];
+      o.status = frame_velocity_derivatives(model_, data_, bodies_[f], Transform<S>::identity(), q_, v_,
+                                            ReferenceFrame::local, o.dv_dq, o.dv_dv);
+    }
+    escape(frames_.data());
+  }
+  void time_frame_acceleration_derivatives() override {
+    for (std::size_t f = 0; f < frames_.size(); ++f) {
+      FrameOutputs& o = frames_[f];
+      o.status = frame_acceleration_derivatives(model_, data_, bodies_[f], Transform<S>::identity(), q_, v_, a_,
+                                                ReferenceFrame::local, o.dv_dq, o.da_dq, o.da_dv, o.da_da);
+    }
+    escape(frames_.data());
+  }
 
  private:
   static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
@@ -56,11 +95,21 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
     if (!status.ok()) throw std::runtime_error(std::string("treedyn derivatives: ") + call + " failed");
   }
 
+  using Matrix6x = Eigen::Matrix<S, 6, Eigen::Dynamic>;
+  struct FrameOutputs {  // one frame's derivatives
+    explicit FrameOutputs(int nv)
+        : dv_dq(6, nv), dv_dv(6, nv), da_dq(6, nv), da_dv(6, nv), da_da(6, nv) {}
+    Matrix6x dv_dq, dv_dv, da_dq, da_dv, da_da;
+    Status status;
+  };
+
   Model<S> model_;
   Data<S> data_;
   RneaDerivativesWorkspace<S> rws_;
   AbaDerivativesWorkspace<S> aws_;
   VecX<S> q_, v_, a_, tau_;
+  std::vector<int> bodies_;
+  std::vector<FrameOutputs> frames_;
 };
 
 }  // namespace

@@ -262,6 +262,37 @@ Kept<WholeBodyPeer> whole_body;
 Kept<DerivativesPeer> derivatives;
 Kept<BatchPeer> batches;
 
+/// treedyn's model of `robot`, from which the states are drawn (in treedyn's convention).
+treedyn::Model<double> state_model(const Robot& robot) {
+  treedyn::urdf::Options o;
+  o.floating_base = robot.floating;
+  return treedyn::urdf::load<double>(robot.urdf, o).model;
+}
+
+/// One library-scalar's relative differences from treedyn in double, by quantity; NaN: no such routine.
+using Differences = std::vector<std::pair<const char*, double>>;
+
+/// Prints one check line of `model` and `tag` (library-scalar) and adds each difference to the benchmark
+/// context as check/<model>/<quantity>/<tag>; false if one exceeds `bound`.
+bool report_check(const std::string& model, const std::string& tag, const Differences& diffs, double bound) {
+  bool ok = true;
+  std::fprintf(stderr, "check %-20s %-20s", model.c_str(), tag.c_str());
+  for (const auto& [name, diff] : diffs) {
+    if (std::isnan(diff)) {
+      std::fprintf(stderr, "  %s none", name);
+      continue;
+    }
+    const bool good = diff <= bound;
+    ok = ok && good;
+    std::fprintf(stderr, "  %s %.1e%s", name, diff, good ? "" : " FAIL");
+    char value[32];
+    std::snprintf(value, sizeof value, "%.2e", diff);
+    benchmark::AddCustomContext("check/" + model + "/" + name + "/" + tag, value);
+  }
+  std::fprintf(stderr, "   (bound %.0e)\n", bound);
+  return ok;
+}
+
 bool check_robot(const Robot& robot) {
   const std::vector<JointSlot> layout = treedyn_layout(robot);
   std::vector<std::unique_ptr<Peer<double>>> d;
@@ -298,11 +329,7 @@ bool check_robot(const Robot& robot) {
   ef.push_back(make_pinocchio_extra_float(robot, layout));
 
   // the state, from treedyn's model of the robot (the fixture's recipe)
-  const treedyn::Model<double> model = [&] {
-    treedyn::urdf::Options o;
-    o.floating_base = robot.floating;
-    return treedyn::urdf::load<double>(robot.urdf, o).model;
-  }();
+  const treedyn::Model<double> model = state_model(robot);
   const VecX<double> q = treedyn::random_configuration(model, 42);
   const VecX<double> v = VecX<double>::LinSpaced(model.nv(), -1, 1);
   const VecX<double> a = VecX<double>::LinSpaced(model.nv(), 0.5, -0.5);
@@ -324,23 +351,10 @@ bool check_robot(const Robot& robot) {
   ref.qdd_mod = ref.qdd;  // the modified ABA's reference is treedyn's ABA in double
   bool ok = true;
   // One library-scalar's differences from treedyn in double; a NaN difference means "no such routine".
-  auto report = [&](const std::string& tag, const std::vector<std::pair<const char*, double>>& diffs, double bound) {
-    std::fprintf(stderr, "check %-20s %-16s", robot.name.c_str(), tag.c_str());
-    for (const auto& [name, diff] : diffs) {
-      if (std::isnan(diff)) {
-        std::fprintf(stderr, "  %s none", name);
-        continue;
-      }
-      const bool good = diff <= bound;
-      ok = ok && good;
-      std::fprintf(stderr, "  %s %.1e%s", name, diff, good ? "" : " FAIL");
-      char value[32];
-      std::snprintf(value, sizeof value, "%.2e", diff);
-      benchmark::AddCustomContext("check/" + robot.name + "/" + name + "/" + tag, value);
-    }
-    std::fprintf(stderr, "   (bound %.0e)\n", bound);
+  auto report = [&](const std::string& tag, const Differences& diffs, double bound) {
+    ok = report_check(robot.name, tag, diffs, bound) && ok;
   };
-  auto differences = [&](const Outputs& o) -> std::vector<std::pair<const char*, double>> {
+  auto differences = [&](const Outputs& o) -> Differences {
     auto optional = [](const auto& x, const auto& r) { return x.size() == 0 ? NAN : relative(x, r); };
     return {{"tau", relative(o.tau, ref.tau)},          {"C", relative(o.C, ref.C)},
             {"H", relative(o.H, ref.H)},                {"qdd", relative(o.qdd, ref.qdd)},
@@ -370,7 +384,7 @@ bool check_robot(const Robot& robot) {
     w->set_state(q.cast<float>(), v.cast<float>());
   }
   const WholeBodyOutputs wref = whole_body_outputs(*wd[0]);
-  auto whole_body_differences = [&](const WholeBodyOutputs& o) -> std::vector<std::pair<const char*, double>> {
+  auto whole_body_differences = [&](const WholeBodyOutputs& o) -> Differences {
     return {{"Ag", relative(o.Ag, wref.Ag)},   {"Jcom", relative(o.Jcom, wref.Jcom)}, {"X", relative(o.X, wref.X)},
             {"Xf", relative(o.Xf, wref.Xf)},   {"Jdot", relative(o.Jdot, wref.Jdot)}};
   };
@@ -399,7 +413,7 @@ bool check_robot(const Robot& robot) {
   }
   const MatX<double> dref_rnea = dd[0]->check_rnea_derivatives(), dref_aba = dd[0]->check_aba_derivatives(),
                      dref_frame = dd[0]->check_frame_derivatives();
-  auto derivative_differences = [&](auto& x) -> std::vector<std::pair<const char*, double>> {
+  auto derivative_differences = [&](auto& x) -> Differences {
     return {{"dRNEA", relative(MatX<double>(x.check_rnea_derivatives().template cast<double>()), dref_rnea)},
             {"dABA", relative(MatX<double>(x.check_aba_derivatives().template cast<double>()), dref_aba)},
             {"dFrame", relative(MatX<double>(x.check_frame_derivatives().template cast<double>()), dref_frame)}};
@@ -443,9 +457,7 @@ struct BatchStates {
 };
 
 BatchStates batch_states(const Robot& robot) {
-  treedyn::urdf::Options o;
-  o.floating_base = robot.floating;
-  const treedyn::Model<double> model = treedyn::urdf::load<double>(robot.urdf, o).model;
+  const treedyn::Model<double> model = state_model(robot);
   BatchStates s{MatX<double>(model.nq(), batch_size), MatX<double>(model.nv(), batch_size),
                 MatX<double>(model.nv(), batch_size), MatX<double>(model.nv(), batch_size)};
   std::mt19937 rng(43);
@@ -475,23 +487,15 @@ bool check_batch(const Robot& robot) {
   const MatX<double> qdd = d[0]->check_aba(), tau = d[0]->check_rnea();
   const std::string model = robot.name + "-batch" + std::to_string(batch_size);
   bool ok = true;
-  auto report = [&](const std::string& tag, double dq, double dt, double bound) {
-    const bool good = dq <= bound && dt <= bound;
-    ok = ok && good;
-    std::fprintf(stderr, "check %-20s %-20s  qdd %.1e  tau %.1e%s   (bound %.0e)\n", model.c_str(), tag.c_str(), dq, dt,
-                 good ? "" : " FAIL", bound);
-    char value[32];
-    std::snprintf(value, sizeof value, "%.2e", dq);
-    benchmark::AddCustomContext("check/" + model + "/qdd/" + tag, value);
-    std::snprintf(value, sizeof value, "%.2e", dt);
-    benchmark::AddCustomContext("check/" + model + "/tau/" + tag, value);
-  };
   for (std::size_t i = 1; i < d.size(); ++i)
-    report(d[i]->library() + "-double", relative(d[i]->check_aba(), qdd), relative(d[i]->check_rnea(), tau),
-           double_bound);
+    ok = report_check(model, d[i]->library() + "-double",
+                      {{"qdd", relative(d[i]->check_aba(), qdd)}, {"tau", relative(d[i]->check_rnea(), tau)}},
+                      double_bound) && ok;
   for (auto& p : f)
-    report(p->library() + "-float", relative(MatX<double>(p->check_aba().template cast<double>()), qdd),
-           relative(MatX<double>(p->check_rnea().template cast<double>()), tau), float_bound);
+    ok = report_check(model, p->library() + "-float",
+                      {{"qdd", relative(MatX<double>(p->check_aba().template cast<double>()), qdd)},
+                       {"tau", relative(MatX<double>(p->check_rnea().template cast<double>()), tau)}},
+                      float_bound) && ok;
   batches.keep(model, d, f);
   return ok;
 }

@@ -191,8 +191,14 @@ class Reach final : public Problem {
     k.A.topRows(n_) = h_ * k.A.bottomRows(n_);  // q' = q + h v' (one-dimensional joints)
     k.A.topLeftCorner(n_, n_) += I;
     k.B.topRows(n_) = h_ * k.B.bottomRows(n_);
+    if (!free_flyers_.empty()) {
+      // v' of the nominal step: aba_derivatives leaves the nominal q̈ in data.qdd; the central differences' last
+      // aba call was at a perturbed τ, so that route evaluates it again.
+      v_next_ = v_ + h_ * (derivatives_ == Derivatives::analytic ? VectorXd(data_.qdd)
+                                                                 : acceleration(q_, v_, joint_torques(u)));
+    }
     for (int o : free_flyers_) {  // q' = q ⊕ w, w = h v' on SE(3): δq' = Ad δq + J_r(w) h δv' (header comment)
-      const treedyn::Transform<double> E = treedyn::exp6(Eigen::Matrix<double, 6, 1>(h_ * (v_ + h_ * data_.qdd).segment(o, 6)));
+      const treedyn::Transform<double> E = treedyn::exp6(Eigen::Matrix<double, 6, 1>(h_ * v_next_.segment(o, 6)));
       const Eigen::Matrix<double, 6, 6> Jr = treedyn::jlog6(E).inverse();
       k.A.middleRows(o, 6) = h_ * Jr * k.A.bottomRows(n_).middleRows(o, 6);
       k.A.block(o, o, 6, 6) += E.motion_matrix();
@@ -329,7 +335,7 @@ class Reach final : public Problem {
   int knots_, nq_, n_, nu_;
   treedyn::Frame<double> frame_;
   std::vector<int> free_flyers_;  ///< velocity offsets of the free-flyer joints
-  VectorXd x0_, lower_, upper_, q_, v_, tau_;
+  VectorXd x0_, lower_, upper_, q_, v_, tau_, v_next_;
   MatrixXd a_q_, a_v_, a_tau_;
   Eigen::Vector3d p_target_, p_ = Eigen::Vector3d::Zero();
   Eigen::Matrix3d R_target_, R_ = Eigen::Matrix3d::Identity();
@@ -499,14 +505,17 @@ int main(int argc, char** argv) {
   const double dv_diff = relative(analytic_problem.a_v(), fd_problem.a_v());
   const double dt_diff = relative(a_tau_analytic, a_tau_fd);
   const auto [dA, dB] = step_check(analytic_problem, x_check, u0[0], ka);
+  const auto [dA_fd, dB_fd] = step_check(fd_problem, x_check, u0[0], kf);
   std::printf("trajopt: %s reaching the pose of frame '%s' at FK(q_target) in %.3g s, %d knots of %.3g s "
               "(semi-implicit Euler), torque limits %s; gravity at q0 needs |τ|/limit up to %.2f\n",
               sc.robot.c_str(), sc.frame.name.c_str(), seconds, analytic_problem.knots(), h, sc.limits_text.c_str(),
               g0.cwiseQuotient(limit).lpNorm<Eigen::Infinity>());
   std::printf("at x0 with a velocity: central differences against aba_derivatives, max |difference| / max |entry|: "
-              "dq̈/dq %.1e, dq̈/dq̇ %.1e, dq̈/dτ %.1e; the knot's A %.1e, B %.1e against central differences of the step\n",
-              dq_diff, dv_diff, dt_diff, dA, dB);
-  const bool linearisations_agree = dq_diff < 1e-6 && dv_diff < 1e-6 && dt_diff < 1e-6 && dA < 1e-6 && dB < 1e-6;
+              "dq̈/dq %.1e, dq̈/dq̇ %.1e, dq̈/dτ %.1e; the knot's A %.1e, B %.1e against central differences of the step "
+              "(%.1e, %.1e for the knot from central differences of aba)\n",
+              dq_diff, dv_diff, dt_diff, dA, dB, dA_fd, dB_fd);
+  const bool linearisations_agree = dq_diff < 1e-6 && dv_diff < 1e-6 && dt_diff < 1e-6 && dA < 1e-6 && dB < 1e-6 &&
+                                    dA_fd < 1e-6 && dB_fd < 1e-6;
 
   const Run analytic{"iLQR with aba_derivatives", solve(analytic_problem, u0, options)};
   print_run(analytic);

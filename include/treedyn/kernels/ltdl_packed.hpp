@@ -206,15 +206,25 @@ inline void push_update(Scalar* TREEDYN_RESTRICT row_j, const Scalar* TREEDYN_RE
 /// flight instead of one dependent chain; the partial sums trade places after every pass, which keeps
 /// GCC 12 from turning the loop into AVX-512 gathers with an in-order reduction (it did so for float only,
 /// and the float solve ran slower than the double one:
-/// docs/design-notes.md#the-solves-gathering-sum-in-four-partial-sums). The order of
+/// docs/design-notes.md#the-solves-gathering-sum-in-four-partial-sums). A shorter path is one chain written
+/// out as a switch, in the loop's order (the same sums to the bit), because GCC 12 turned the short loop
+/// into masked gathers in float too. The order of
 /// the additions is fixed by this code, so the results are deterministic; splitting a sum into four does
 /// not loosen its rounding-error bound.
 template <class Scalar, class Xc>
 inline Scalar gather_path_sum(Scalar x_i, const Scalar* v, const AncestorPattern& pattern, int first, int end,
                               const Xc& x) noexcept {
-  if (end - first < 8) {  // a short path: one chain, no partial sums to combine
-    for (int t = first; t < end; ++t) x_i -= v[t] * x(pattern.column(t));
-    return x_i;
+  const auto term = [&](int t) -> Scalar { return v[t] * x(pattern.column(t)); };
+  switch (end - first) {  // a short path: one chain in the loop's order, written out (see above)
+    case 7: x_i -= term(end - 7); [[fallthrough]];
+    case 6: x_i -= term(end - 6); [[fallthrough]];
+    case 5: x_i -= term(end - 5); [[fallthrough]];
+    case 4: x_i -= term(end - 4); [[fallthrough]];
+    case 3: x_i -= term(end - 3); [[fallthrough]];
+    case 2: x_i -= term(end - 2); [[fallthrough]];
+    case 1: x_i -= term(end - 1); [[fallthrough]];
+    case 0: return x_i;
+    default: break;
   }
   Scalar a0 = x_i, a1(0), a2(0), a3(0);
   int t = first;

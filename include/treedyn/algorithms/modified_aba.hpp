@@ -160,6 +160,7 @@ const VectorN<Scalar, N>& modified_aba(const Model<Scalar, N>& model, Data<Scala
   }
   data.aba_status = FactorStatus::success();
   detail::aba_accelerations(model, data, detail::ByJointKind<free_joints>{});     // aba A10–A11
+  detail::nan_whole_failed_lanes(data.qdd);  // over lanes: a failing state is NaN throughout (docs/lanes.md)
   return data.qdd;
 }
 

@@ -306,6 +306,7 @@ Status rnea_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, Rn
   detail::world_placements(model, data);
   detail::rnea_derivatives_outward(model, data, ws, qd, qdd, f_ext);            // D1–D6
   detail::rnea_derivatives_inward(model, data, ws, data.tau);                         // D7–D12
+  detail::nan_whole_failed_lanes(ws.dtau_dq, ws.dtau_dv, data.tau);  // over lanes (docs/lanes.md)
   return ws.status = Status::success();
 }
 

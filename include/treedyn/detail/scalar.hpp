@@ -53,10 +53,10 @@
 //                       lanes of x that are not > 0 become NaN, so a failing state computes NaN from its pivot
 //                       on and its neighbours are untouched. Nothing for any other Scalar (a numeric one has
 //                       stopped on pivot_ok, a symbolic one cannot be checked).
-//   nan_whole_failed_lanes(x)  the lane-wise form of "a failed call fills its output with NaN": for a lane
-//                       Scalar, every lane in which some entry of the matrix x is not finite becomes NaN in every
-//                       entry (a zero quaternion or a non-finite input reaches only some entries through the
-//                       arithmetic). Nothing for any other Scalar (a numeric one is checked and filled by the
+//   nan_whole_failed_lanes(x, …)  the lane-wise form of "a failed call fills its outputs with NaN": for a lane
+//                       Scalar, every lane in which some entry of the matrices x, … is not finite becomes NaN in
+//                       every entry of all of them (a zero quaternion or a non-finite input reaches only some
+//                       entries through the arithmetic). Nothing for any other Scalar (a numeric one is checked and filled by the
 //                       call itself).
 // Nothing here allocates or throws for a numeric scalar.
 #pragma once
@@ -175,17 +175,31 @@ void nan_unless_positive(Scalar& x) noexcept {
   else static_cast<void>(x);
 }
 
-/// The lane-wise NaN fill of a failed call (see the header comment): a no-op for every non-lane Scalar.
+/// The lanes in which some entry of x is not finite (x·0 is NaN for a NaN or an infinity), as a lane mask.
 template <class Derived>
-void nan_whole_failed_lanes(Eigen::MatrixBase<Derived>& x) noexcept {
+auto non_finite_lanes_of(const Eigen::MatrixBase<Derived>& x) noexcept {
+  using Scalar = typename Derived::Scalar;
+  auto failed = Scalar(0) != Scalar(0);
+  for (Eigen::Index k = 0; k < x.size(); ++k) failed = failed || x(k) * Scalar(0) != Scalar(0);
+  return failed;
+}
+
+/// The lane-wise NaN fill of a failed call (see the header comment), over all the call's outputs x…: a lane
+/// that is not finite somewhere in one of them is NaN throughout all of them. A no-op for every non-lane Scalar.
+template <class Derived, class... More>
+void nan_whole_failed_lanes(Eigen::MatrixBase<Derived>& x, Eigen::MatrixBase<More>&... more) noexcept {
   using Scalar = typename Derived::Scalar;
   if constexpr (is_lanewise<Scalar>::value) {
-    if (x.size() == 0) return;
-    auto failed = x(0) * Scalar(0) != Scalar(0);  // x·0 is NaN for a NaN or an infinity
-    for (Eigen::Index k = 1; k < x.size(); ++k) failed = failed || x(k) * Scalar(0) != Scalar(0);
-    for (Eigen::Index k = 0; k < x.size(); ++k) x(k) = detail::select(failed, nan<Scalar>(), Scalar(x(k)));
+    auto failed = non_finite_lanes_of(x);
+    ((failed = failed || non_finite_lanes_of(more)), ...);
+    const auto fill = [&](auto& y) {
+      for (Eigen::Index k = 0; k < y.size(); ++k) y(k) = detail::select(failed, nan<Scalar>(), Scalar(y(k)));
+    };
+    fill(x);
+    (fill(more), ...);
   } else {
     static_cast<void>(x);
+    (static_cast<void>(more), ...);
   }
 }
 

@@ -397,3 +397,44 @@ TEST_CASE("rnea_derivatives far from the world origin (world-frame recursion)", 
   CHECK(eq <= tolerance<double>(64, n, 1.0));
   CHECK(ev <= tolerance<double>(64, n, 1.0));
 }
+
+namespace {
+
+/// detail::minus_product_tiled (aba_derivatives' F4 with AVX; called directly here, so that the ci build,
+/// without AVX, tests it too) against the sums Σ_t a(r, t) b(t, c) in long double: within 2 k ε Σ|a||b| per
+/// entry, for Y = −A B and Y −= A B, on row counts that are and are not multiples of the 8-row tile (the last
+/// tile overlaps the one before) and column counts with and without a remainder of the 4-column tile; the
+/// columns of B taken from a block of a larger matrix, as F4 takes them.
+template <class T>
+void check_minus_product_tiled() {
+  for (const int m : {8, 9, 15, 16, 17, 35, 36})
+    for (const int k : {1, 3, 36})
+      for (const int n : {1, 3, 4, 5, 9})
+        for (const bool assign : {true, false}) {
+          INFO("m " << m << " k " << k << " n " << n << (assign ? " assign" : " subtract"));
+          const Mat<T> A = Mat<T>::Random(m, k), big = Mat<T>::Random(k + 2, n + 3), Y0 = Mat<T>::Random(m, n);
+          const auto B = big.block(1, 2, k, n);
+          Mat<T> Y = Y0;
+          detail::minus_product_tiled(Y, A, B, assign);
+          for (int r = 0; r < m; ++r)
+            for (int c = 0; c < n; ++c) {
+              long double sum = 0, abs_sum = 0;
+              for (int t = 0; t < k; ++t) {
+                sum += static_cast<long double>(A(r, t)) * static_cast<long double>(B(t, c));
+                abs_sum += std::abs(static_cast<long double>(A(r, t)) * static_cast<long double>(B(t, c)));
+              }
+              const long double ref = assign ? -sum : static_cast<long double>(Y0(r, c)) - sum;
+              const long double bound =
+                  2 * (k + 1) * static_cast<long double>(std::numeric_limits<T>::epsilon()) *
+                  (abs_sum + (assign ? 0 : std::abs(static_cast<long double>(Y0(r, c)))));
+              CHECK(std::abs(static_cast<long double>(Y(r, c)) - ref) <= bound);
+            }
+        }
+}
+
+}  // namespace
+
+TEST_CASE("aba_derivatives' register-tiled product equals the sums it stands for", "[derivatives][aba]") {
+  check_minus_product_tiled<double>();
+  check_minus_product_tiled<float>();
+}

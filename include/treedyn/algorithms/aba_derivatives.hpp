@@ -22,6 +22,7 @@
 #pragma once
 
 #include "treedyn/algorithms/aba.hpp"
+#include "treedyn/algorithms/detail/minus_product.hpp"
 #include "treedyn/algorithms/minverse_aba.hpp"
 #include "treedyn/algorithms/rnea_derivatives.hpp"
 
@@ -77,8 +78,9 @@ int contiguous_ancestor_run(const Model<Scalar, N>& model, int& k, int start) no
 /// in [vi(j), e_j) (MinverseAbaWorkspace::subtree_end; the rows of that range outside the subtree are 0) and
 /// the ancestors' rows before vi(j). Y's block j = −Σ over the runs [a, b) of those rows (the subtree's range
 /// extended by the ancestors numbered right before it, then each further run of ancestors) of
-/// H⁻¹[:, a … b) X[a … b, block j]. Consecutive bodies with one and the same run (a chain: all of them) form
-/// one product. The dense product's arithmetic on the nonzero rows only (coefficient-based: no allocation).
+/// H⁻¹[:, a … b) X[a … b, block j]. Consecutive bodies with the same runs (a chain: all of them; a humanoid's
+/// limb: the limb and the base) form one product. The dense product's arithmetic on the nonzero rows only (detail/minus_product.hpp: in register
+/// tiles, no allocation).
 template <class Scalar, int N>
 void minus_minv_times_tree_sparse(const Model<Scalar, N>& model, const MinverseAbaWorkspace<Scalar, N>& minverse,
                                   const MatrixN<Scalar, N>& X, MatrixN<Scalar, N>& Y) noexcept {
@@ -89,20 +91,19 @@ void minus_minv_times_tree_sparse(const Model<Scalar, N>& model, const MinverseA
     int k = model.parent(j);
     const int start = contiguous_ancestor_run(model, k, vj);
     int cols = static_cast<int>(model.motion_subspaces()[j].cols());
-    int next = j + 1;
-    if (k == no_parent)  // one run: take the following bodies whose one run is the same
-      for (; next < nb && model.v_offset(next) == vj + cols && minverse.subtree_end[next] == end; ++next) {
-        int kn = model.parent(next);
-        if (contiguous_ancestor_run(model, kn, model.v_offset(next)) != start || kn != no_parent) break;
-        cols += static_cast<int>(model.motion_subspaces()[next].cols());
-      }
+    int next = j + 1;  // take the following bodies whose runs are the same (first run and first ancestor after it)
+    for (; next < nb && model.v_offset(next) == vj + cols && minverse.subtree_end[next] == end; ++next) {
+      int kn = model.parent(next);
+      if (contiguous_ancestor_run(model, kn, model.v_offset(next)) != start || kn != k) break;
+      cols += static_cast<int>(model.motion_subspaces()[next].cols());
+    }
     auto Yj = Y.middleCols(vj, cols);
-    Yj.noalias() = -Minv.middleCols(start, end - start).lazyProduct(X.block(start, vj, end - start, cols));
+    minus_product(Yj, Minv.middleCols(start, end - start), X.block(start, vj, end - start, cols), true);
     while (k != no_parent) {
       const int run_end = model.v_offset(k) + static_cast<int>(model.motion_subspaces()[k].cols());
       const int run_start = contiguous_ancestor_run(model, k, run_end);
-      Yj.noalias() -= Minv.middleCols(run_start, run_end - run_start)
-                          .lazyProduct(X.block(run_start, vj, run_end - run_start, cols));
+      minus_product(Yj, Minv.middleCols(run_start, run_end - run_start),
+                    X.block(run_start, vj, run_end - run_start, cols), false);
     }
     j = next;
   }
@@ -132,6 +133,7 @@ Status aba_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, Aba
   detail::minus_minv_times_tree_sparse(model, ws.minverse, ws.rnea.dtau_dq, ws.ddq_dq);  // F4
   detail::minus_minv_times_tree_sparse(model, ws.minverse, ws.rnea.dtau_dv, ws.ddq_dv);
   ws.ddq_dtau = ws.minverse.Minv;
+  detail::nan_whole_failed_lanes(ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau, data.qdd);  // over lanes (docs/lanes.md)
   return ws.status = Status::success();
 }
 

@@ -1,9 +1,11 @@
 // treedyn's dynamics derivatives as a peer (peer_derivatives.hpp), called as its users call them:
 //   RNEADerivatives  rnea_derivatives(model, data, ws, q, q̇, q̈): ws.dtau_dq, ws.dtau_dv (and data.tau)
 //   ABADerivatives   aba_derivatives(model, data, ws, q, q̇, τ): ws.ddq_dq, ws.ddq_dv, ws.ddq_dtau (and data.qdd)
-//   FrameVelocityDerivatives      per frame frame_velocity_derivatives(model, data, body, 1, q, q̇, local, …)
-//   FrameAccelerationDerivatives  per frame frame_acceleration_derivatives(model, data, body, 1, q, q̇, q̈, local, …)
-//   (each call runs body_motion itself, as the library's users call them: once per frame)
+//   FrameVelocityDerivatives      body_motion(model, data, q, q̇), then per frame
+//                                 frame_velocity_derivatives(model, data, body, 1, local, …)
+//   FrameAccelerationDerivatives  body_motion(model, data, q, q̇, q̈), then per frame
+//                                 frame_acceleration_derivatives(model, data, body, 1, local, …)
+//   (one outward pass for all the frames, as Pinocchio's computeForwardKinematicsDerivatives and its getters)
 // The model is treedyn_model's (treedyn_peer.hpp); the float model is its cast, as in treedyn_peer.cpp.
 #include <stdexcept>
 #include <string>
@@ -73,17 +75,19 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
     escape(aws_.ddq_dq.data());
   }
   void time_frame_velocity_derivatives() override {
+    body_motion(model_, data_, q_, v_);
     for (std::size_t f = 0; f < frames_.size(); ++f) {
       FrameOutputs& o = frames_[f];
-      o.status = frame_velocity_derivatives(model_, data_, bodies_[f], Transform<S>::identity(), q_, v_,
-                                            ReferenceFrame::local, o.dv_dq, o.dv_dv);
+      o.status = frame_velocity_derivatives(model_, data_, bodies_[f], Transform<S>::identity(), ReferenceFrame::local,
+                                            o.dv_dq, o.dv_dv);
     }
     escape(frames_.data());
   }
   void time_frame_acceleration_derivatives() override {
+    body_motion(model_, data_, q_, v_, a_);
     for (std::size_t f = 0; f < frames_.size(); ++f) {
       FrameOutputs& o = frames_[f];
-      o.status = frame_acceleration_derivatives(model_, data_, bodies_[f], Transform<S>::identity(), q_, v_, a_,
+      o.status = frame_acceleration_derivatives(model_, data_, bodies_[f], Transform<S>::identity(),
                                                 ReferenceFrame::local, o.dv_dq, o.da_dq, o.da_dv, o.da_da);
     }
     escape(frames_.data());

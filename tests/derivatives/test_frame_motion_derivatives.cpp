@@ -8,6 +8,7 @@
 //  - identities: ∂v/∂q̇ = ∂a/∂q̈ = frame_jacobian's J; in local axes ∂a/∂q̇ = ∂v/∂q + J̇ with J̇ from
 //    frame_jacobian_time_variation (a = J q̈ + J̇ q̇ and J̇ = Σ_k ∂J/∂δ_k q̇_k is linear in q̇, so
 //    ∂(J̇ q̇)/∂q̇ = J̇ + (∂J/∂δ_k q̇)_k = J̇ + ∂v/∂q; frame_motion_derivatives.hpp); both calls' ∂v/∂q agree;
+//    the forms without q, after one body_motion, give the same numbers to the bit;
 //  - a zero quaternion and a NaN in q̇ give a failed status and NaN outputs.
 // Tolerances: c·n·ε(T) relative to max(1, the largest entry of the reference).
 #include <catch2/catch.hpp>
@@ -77,6 +78,18 @@ Derivs<T> compute(const Model<T>& model, const State<T>& s, int body, const Tran
                                          d.da_dqdd)
               .ok());
   CHECK(dv_dq_acc == d.dv_dq);
+  // the forms without q, reading one body_motion: the same numbers to the bit
+  Data<T> shared(model);
+  Derivs<T> r(model.nv());
+  REQUIRE(body_motion(model, shared, s.q, s.qd, s.qdd).ok());
+  REQUIRE(frame_velocity_derivatives(model, shared, body, P, ax, r.dv_dq, r.dv_dqd).ok());
+  REQUIRE(frame_acceleration_derivatives(model, shared, body, P, ax, dv_dq_acc, r.da_dq, r.da_dqd, r.da_dqdd).ok());
+  CHECK(r.dv_dq == d.dv_dq);
+  CHECK(r.dv_dqd == d.dv_dqd);
+  CHECK(dv_dq_acc == d.dv_dq);
+  CHECK(r.da_dq == d.da_dq);
+  CHECK(r.da_dqd == d.da_dqd);
+  CHECK(r.da_dqdd == d.da_dqdd);
   return d;
 }
 
@@ -275,6 +288,12 @@ TEST_CASE("frame motion derivatives: a zero quaternion or a NaN in q̇ gives a s
              .ok());
   CHECK((d.dv_dq.array().isNaN().all() && d.da_dq.array().isNaN().all() && d.da_dqd.array().isNaN().all() &&
          d.da_dqdd.array().isNaN().all()));
+  // the form without q after that failed body_motion: its status, NaN outputs
+  CHECK(!body_motion(model, data, bad.q, bad.qd, bad.qdd).ok());
+  const Status st = frame_acceleration_derivatives(model, data, 3, Transform<double>::identity(), ReferenceFrame::local,
+                                                   d.dv_dq, d.da_dq, d.da_dqd, d.da_dqdd);
+  CHECK(st.code == Status::Code::invalid_configuration);
+  CHECK((d.dv_dq.array().isNaN().all() && d.da_dq.array().isNaN().all() && d.da_dqd.array().isNaN().all()));
   // a good call afterwards writes finite numbers again
   CHECK(frame_velocity_derivatives(model, data, 3, Transform<double>::identity(), s.q, s.qd, ReferenceFrame::local,
                                    d.dv_dq, d.dv_dqd)

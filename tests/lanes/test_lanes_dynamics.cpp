@@ -271,18 +271,21 @@ TEST_CASE("aba, modified_aba, forward_dynamics_crba and the derivatives over Lan
           "[lanes]") {
   check_zero_quaternion<double, 4>(aba_kernel, &treedyn::Data<double>::aba_status);
   check_zero_quaternion<float, 8>(aba_kernel, &treedyn::Data<float>::aba_status);
-  // modified_aba: only the free flyer's six entries. The children's q̈ stay finite in that lane (the joint
-  // accelerations of a free-floating robot do not depend on the base's pose, so the NaN placement does not
-  // reach them), and modified_aba does not yet end as aba does, with detail::nan_whole_failed_lanes(data.qdd).
-  // The lane's status (lane_configuration_statuses, checked above) names it; docs/lanes.md#not-done-yet.
-  check_zero_quaternion<double, 4>(modified_aba_kernel, &treedyn::Data<double>::aba_status, 6);
-  check_zero_quaternion<float, 8>(modified_aba_kernel, &treedyn::Data<float>::aba_status, 6);
-  // rnea_derivatives and aba_derivatives: NaN only where the placement's NaN reaches, as modified_aba, and for the
-  // same reason (no nan_whole_failed_lanes at their end yet); their scalar status is data.config_status's.
-  check_zero_quaternion<double, 4>(rnea_derivatives_kernel, &treedyn::Data<double>::config_status, 0);
-  check_zero_quaternion<float, 8>(rnea_derivatives_kernel, &treedyn::Data<float>::config_status, 0);
-  check_zero_quaternion<double, 4>(aba_derivatives_kernel, &treedyn::Data<double>::config_status, 0);
-  check_zero_quaternion<float, 8>(aba_derivatives_kernel, &treedyn::Data<float>::config_status, 0);
+  // modified_aba, the derivatives and the frame derivatives end as aba does, with
+  // detail::nan_whole_failed_lanes over their outputs: the failing lane is NaN throughout (without it the
+  // NaN placement of the base reached only some entries), the others untouched. The frame derivatives in
+  // world_aligned and world axes: in local axes no output depends on the base's placement (no gravity in them),
+  // so the zero quaternion reaches none and the lane stays finite; its status (lane_configuration_statuses) names it.
+  check_zero_quaternion<double, 4>(modified_aba_kernel, &treedyn::Data<double>::aba_status);
+  check_zero_quaternion<float, 8>(modified_aba_kernel, &treedyn::Data<float>::aba_status);
+  check_zero_quaternion<double, 4>(rnea_derivatives_kernel, &treedyn::Data<double>::config_status);
+  check_zero_quaternion<float, 8>(rnea_derivatives_kernel, &treedyn::Data<float>::config_status);
+  check_zero_quaternion<double, 4>(aba_derivatives_kernel, &treedyn::Data<double>::config_status);
+  check_zero_quaternion<float, 8>(aba_derivatives_kernel, &treedyn::Data<float>::config_status);
+  check_zero_quaternion<double, 4>(frame_derivatives_kernel<treedyn::ReferenceFrame::world_aligned>,
+                                   &treedyn::Data<double>::config_status);
+  check_zero_quaternion<float, 8>(frame_derivatives_kernel<treedyn::ReferenceFrame::world_origin>,
+                                  &treedyn::Data<float>::config_status);
   check_zero_quaternion<double, 4>(forward_dynamics_crba_kernel, &treedyn::Data<double>::factor_status);
   check_zero_quaternion<float, 8>(forward_dynamics_crba_kernel, &treedyn::Data<float>::factor_status);
 }

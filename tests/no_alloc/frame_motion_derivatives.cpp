@@ -1,5 +1,6 @@
 // No allocation in frame_velocity_derivatives and frame_acceleration_derivatives (frame_motion_derivatives.hpp),
-// dynamic and fixed N, into caller-sized matrices and into blocks of a larger one, in the three axes.
+// dynamic and fixed N, into caller-sized matrices and into blocks of a larger one, in the three axes; with q and
+// in the forms that read the last body_motion.
 #include "no_alloc/no_alloc_support.hpp"
 #include "treedyn/algorithms/frame_motion_derivatives.hpp"
 
@@ -27,6 +28,10 @@ void require_frame_motion_derivatives_allocation_free(const Model<T, N>& model, 
                                                    da_dqd, dv_dqd);
               (void)frame_velocity_derivatives(model, data, tip, placement, q, qd, ref, stacked.topRows(6),
                                                stacked.bottomRows(6));
+              // the forms without q, after one body_motion, for two frames
+              (void)body_motion(model, data, q, qd, qdd);
+              (void)frame_velocity_derivatives(model, data, tip, placement, ref, dv_dq, dv_dqd);
+              (void)frame_acceleration_derivatives(model, data, 0, placement, ref, dv_dq, da_dq, da_dqd, dv_dqd);
             }) == 0);
     }
   }

@@ -25,13 +25,16 @@
 //       turn_world_aligned = ω(J_j) ×₃ m_F (both halves crossed with J_j's angular part). ∂/∂q̇, ∂/∂q̈: T_ref only.
 // Identity (tested): in local axes E4 = E1 + J̇ (frame_jacobian_time_variation.hpp D1, J̇_j = (^FX_j v_j − v_F) × J_j):
 // a_F = J q̈ + J̇ q̇ with J̇ = Σ_k ∂J/∂δ_k q̇_k linear in q̇, so ∂(J̇ q̇)/∂q̇ = J̇ + (∂J/∂δ_k q̇)_k = J̇ + ∂v_F/∂q.
-// Contract: runs body_motion(model, data, q, q̇[, q̈]) (data.Xup, X_world, v[, a] are written). Outputs are any
+// Contract: the calls taking q run body_motion(model, data, q, q̇[, q̈]) (data.Xup, X_world, v[, a] are written);
+// the calls without q read the last body_motion's data (several frames at one state: one outward pass). Outputs are any
 // writable 6 × nv Eigen matrices (column k: tangent increment / DoF k; columns off the path written 0).
 // Arguments are checked (detail/check.hpp): a wrong size, a foreign data or a bad body index returns
 // Status::invalid_argument (outputs of the right shape NaN); a zero quaternion or a non-finite input returns
 // data.config_status with every output NaN. Cost: body_motion O(N), then O(depth of b · n_j) transforms.
 // noexcept; never allocate (no workspace: every column is formed from the path's data).
 #pragma once
+
+#include <utility>
 
 #include "treedyn/algorithms/detail/outward_pass.hpp"
 #include "treedyn/algorithms/frame_jacobian_time_variation.hpp"
@@ -102,8 +105,37 @@ void fill_nan_outputs(long long nv, Out&... out) noexcept {
 }  // namespace detail
 
 /// ∂v_F/∂q (tangent increments) into dv_dq and ∂v_F/∂q̇ = J into dv_dqd, both 6 × nv, of the spatial velocity
-/// of the frame ^F X_b = placement on `body` at (q, q̇), along `reference` (E1, E2, E6). Runs body_motion.
-/// Returns the status.
+/// of the frame ^F X_b = placement on `body` along `reference` (E1, E2, E6), at the (q, q̇) of the last
+/// body_motion(model, data, q, q̇[, q̈]): one outward pass serves every frame (Pinocchio's
+/// computeForwardKinematicsDerivatives, then one getFrameVelocityDerivatives per frame). Reads data.Xup,
+/// X_world and v and, like frame_velocity, does not check that they are current. Returns data.config_status
+/// (body_motion's status; when it is a failure, every output is NaN), or invalid_argument.
+template <class Scalar, int N, class O1, class O2>
+Status frame_velocity_derivatives(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int body,
+                                  const Transform<Scalar>& placement, ReferenceFrame reference, O1&& dv_dq,
+                                  O2&& dv_dqd) noexcept {
+  constexpr const char* fn = "frame_velocity_derivatives";
+  if (!detail::frame_derivatives_ok(fn, model, data, body, dv_dq, dv_dqd)) {
+    detail::fill_nan_outputs(model.nv(), dv_dq, dv_dqd);
+    return Status::invalid_argument(fn);
+  }
+  if (!data.config_status) {
+    detail::fill_nan_outputs(model.nv(), dv_dq, dv_dqd);
+    return data.config_status;
+  }
+  dv_dq.setZero();
+  dv_dqd.setZero();
+  const detail::FrameState<Scalar> F = detail::frame_state(data, body, placement);
+  detail::frame_derivative_columns(model, data, body, placement, F, false,
+                                   [&](int k, const detail::FrameDerivativeColumn<Scalar>& col) {
+                                     dv_dq.col(k) = detail::dq_in(reference, F.X_F0, col.dv_dq, col.J, F.v_F);
+                                     dv_dqd.col(k) = detail::motion_in(reference, F.X_F0, col.J);
+                                   });
+  detail::nan_whole_failed_lanes(dv_dq, dv_dqd);  // over lanes: a failing state is NaN throughout (docs/lanes.md)
+  return data.config_status;
+}
+
+/// The same at (q, q̇): runs body_motion(model, data, q, q̇) first. Returns the status.
 template <class Scalar, int N, class Dq, class Dv, class O1, class O2>
 Status frame_velocity_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, int body,
                                   const Transform<Scalar>& placement, const Eigen::MatrixBase<Dq>& q,
@@ -123,20 +155,46 @@ Status frame_velocity_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>
     detail::fill_nan_outputs(model.nv(), dv_dq, dv_dqd);
     return status;
   }
-  dv_dq.setZero();
-  dv_dqd.setZero();
-  const detail::FrameState<Scalar> F = detail::frame_state(data, body, placement);
-  detail::frame_derivative_columns(model, data, body, placement, F, false,
-                                   [&](int k, const detail::FrameDerivativeColumn<Scalar>& col) {
-                                     dv_dq.col(k) = detail::dq_in(reference, F.X_F0, col.dv_dq, col.J, F.v_F);
-                                     dv_dqd.col(k) = detail::motion_in(reference, F.X_F0, col.J);
-                                   });
-  return status;
+  return frame_velocity_derivatives(model, std::as_const(data), body, placement, reference, dv_dq, dv_dqd);
 }
 
 /// ∂v_F/∂q into dv_dq, and ∂a_F/∂q, ∂a_F/∂q̇, ∂a_F/∂q̈ = J into da_dq, da_dqd, da_dqdd (each 6 × nv) of the
-/// spatial acceleration (frame_acceleration's: no gravity) of the frame ^F X_b = placement on `body` at
-/// (q, q̇, q̈), along `reference` (E1–E6; ∂v_F/∂q̇ = da_dqdd). Runs body_motion. Returns the status.
+/// spatial acceleration (frame_acceleration's: no gravity) of the frame ^F X_b = placement on `body` along
+/// `reference` (E1–E6; ∂v_F/∂q̇ = da_dqdd), at the (q, q̇, q̈) of the last body_motion(model, data, q, q̇, q̈):
+/// one outward pass for every frame, as the velocity's form above (Pinocchio's
+/// getFrameAccelerationDerivatives). Reads data.Xup, X_world, v and a, not checked to be current. Returns
+/// data.config_status, or invalid_argument.
+template <class Scalar, int N, class O1, class O2, class O3, class O4>
+Status frame_acceleration_derivatives(const Model<Scalar, N>& model, const Data<Scalar, N>& data, int body,
+                                      const Transform<Scalar>& placement, ReferenceFrame reference, O1&& dv_dq,
+                                      O2&& da_dq, O3&& da_dqd, O4&& da_dqdd) noexcept {
+  constexpr const char* fn = "frame_acceleration_derivatives";
+  if (!detail::frame_derivatives_ok(fn, model, data, body, dv_dq, da_dq, da_dqd, da_dqdd)) {
+    detail::fill_nan_outputs(model.nv(), dv_dq, da_dq, da_dqd, da_dqdd);
+    return Status::invalid_argument(fn);
+  }
+  if (!data.config_status) {
+    detail::fill_nan_outputs(model.nv(), dv_dq, da_dq, da_dqd, da_dqdd);
+    return data.config_status;
+  }
+  dv_dq.setZero();
+  da_dq.setZero();
+  da_dqd.setZero();
+  da_dqdd.setZero();
+  const detail::FrameState<Scalar> F = detail::frame_state(data, body, placement);
+  const Motion<Scalar> a_F = placement.apply_motion(data.a[body]);
+  detail::frame_derivative_columns(model, data, body, placement, F, true,
+                                   [&](int k, const detail::FrameDerivativeColumn<Scalar>& col) {
+                                     dv_dq.col(k) = detail::dq_in(reference, F.X_F0, col.dv_dq, col.J, F.v_F);
+                                     da_dq.col(k) = detail::dq_in(reference, F.X_F0, col.da_dq, col.J, a_F);
+                                     da_dqd.col(k) = detail::motion_in(reference, F.X_F0, col.da_dqd);
+                                     da_dqdd.col(k) = detail::motion_in(reference, F.X_F0, col.J);
+                                   });
+  detail::nan_whole_failed_lanes(dv_dq, da_dq, da_dqd, da_dqdd);  // over lanes (docs/lanes.md)
+  return data.config_status;
+}
+
+/// The same at (q, q̇, q̈): runs body_motion(model, data, q, q̇, q̈) first. Returns the status.
 template <class Scalar, int N, class Dq, class Dv, class Da, class O1, class O2, class O3, class O4>
 Status frame_acceleration_derivatives(const Model<Scalar, N>& model, Data<Scalar, N>& data, int body,
                                       const Transform<Scalar>& placement, const Eigen::MatrixBase<Dq>& q,
@@ -158,20 +216,8 @@ Status frame_acceleration_derivatives(const Model<Scalar, N>& model, Data<Scalar
     detail::fill_nan_outputs(model.nv(), dv_dq, da_dq, da_dqd, da_dqdd);
     return status;
   }
-  dv_dq.setZero();
-  da_dq.setZero();
-  da_dqd.setZero();
-  da_dqdd.setZero();
-  const detail::FrameState<Scalar> F = detail::frame_state(data, body, placement);
-  const Motion<Scalar> a_F = placement.apply_motion(data.a[body]);
-  detail::frame_derivative_columns(model, data, body, placement, F, true,
-                                   [&](int k, const detail::FrameDerivativeColumn<Scalar>& col) {
-                                     dv_dq.col(k) = detail::dq_in(reference, F.X_F0, col.dv_dq, col.J, F.v_F);
-                                     da_dq.col(k) = detail::dq_in(reference, F.X_F0, col.da_dq, col.J, a_F);
-                                     da_dqd.col(k) = detail::motion_in(reference, F.X_F0, col.da_dqd);
-                                     da_dqdd.col(k) = detail::motion_in(reference, F.X_F0, col.J);
-                                   });
-  return status;
+  return frame_acceleration_derivatives(model, std::as_const(data), body, placement, reference, dv_dq, da_dq,
+                                        da_dqd, da_dqdd);
 }
 
 }  // namespace treedyn

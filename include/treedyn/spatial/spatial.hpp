@@ -12,3 +12,4 @@
 #include <treedyn/spatial/transform.hpp>
 #include <treedyn/spatial/rigid_inertia.hpp>
 #include <treedyn/spatial/articulated_inertia.hpp>
+#include <treedyn/spatial/log6.hpp>

@@ -6,6 +6,8 @@
 #include <array>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common.hpp"
 #include "treedyn/algorithms/aba_derivatives.hpp"
@@ -63,54 +65,68 @@ struct Derivatives {
                           square_out<S>("aba_derivatives", ws.ddq_dtau));
   }
 
-  /// The frame calls: `count` new (6, nv) arrays written in place (row-major maps); q, v[, a] checked, GIL
-  /// released, the model's lock taken, run(model, data, body, placement, reference, q, v[, a], maps...). A frame
-  /// fixed on the base does not move: body_motion alone (for the status), every matrix zero.
+  /// The frame calls: for each frame, `count` new (6, nv) arrays written in place (row-major maps); q, v[, a]
+  /// checked, GIL released, the model's lock taken, one body_motion(q, v[, a]) for all the frames, then
+  /// run(model, data, body, placement, reference, maps...) per frame (the forms without q: the same numbers to the
+  /// bit as the forms with q). A frame fixed on the base does not move: every matrix zero. `frame` is one frame
+  /// (returns a tuple) or a list or tuple of them (returns a list of tuples).
   template <std::size_t count, class Run>
-  static py::tuple frame_derivative_call(const char* call, H& h, Obj q, Obj v, Obj a, Obj frame,
-                                         const std::string& reference, Run run) {
+  static py::object frame_derivative_call(const char* call, H& h, Obj q, Obj v, Obj a, Obj frame,
+                                          const std::string& reference, Run run) {
     using Map = Eigen::Map<Eigen::Matrix<S, 6, Eigen::Dynamic, Eigen::RowMajor>>;
+    using Outputs = std::array<py::array_t<S>, count>;
     const Model<S>& model = h.model;
     const VectorIn<S> qm = vector_in<S>(call, "q", q, model.nq(), "model.nq");
     const VectorIn<S> vm = vector_in<S>(call, "v", v, model.nv(), "model.nv");
     const VectorIn<S> am = a.is_none() ? vm : vector_in<S>(call, "a", a, model.nv(), "model.nv");
-    const auto f = frame_arg<S>(call, model, frame);
+    const bool several = py::isinstance<py::list>(frame) || py::isinstance<py::tuple>(frame);
+    std::vector<std::pair<int, Transform<S>>> frames;
+    if (several)
+      for (const py::handle item : frame) frames.push_back(frame_arg<S>(call, model, item));
+    else
+      frames.push_back(frame_arg<S>(call, model, frame));
     const ReferenceFrame ref = reference_arg(call, reference);
     const py::ssize_t nv = model.nv();
-    std::array<py::array_t<S>, count> out;
-    std::array<S*, count> ptr{};
-    for (std::size_t k = 0; k < count; ++k) {
-      out[k] = py::array_t<S>({py::ssize_t{6}, nv});
-      ptr[k] = out[k].mutable_data();
-    }
+    std::vector<Outputs> out(frames.size());
+    std::vector<std::array<S*, count>> ptr(frames.size());  // taken while the GIL is held
+    for (std::size_t f = 0; f < frames.size(); ++f)
+      for (std::size_t k = 0; k < count; ++k) {
+        out[f][k] = py::array_t<S>({py::ssize_t{6}, nv});
+        ptr[f][k] = out[f][k].mutable_data();
+      }
     {
       py::gil_scoped_release release;
       const std::lock_guard<std::mutex> lock(h.mutex);
-      if (f.first == no_parent) {
-        h.last_status = treedyn::body_motion(model, h.data, qm, vm);
-        for (S* p : ptr) std::fill(p, p + 6 * nv, S(0));
-      } else {
-        h.last_status = std::apply(
-            [&](auto*... p) { return run(model, h.data, f.first, f.second, ref, qm, vm, am, Map(p, 6, nv)...); }, ptr);
+      h.last_status = a.is_none() ? treedyn::body_motion(model, h.data, qm, vm)
+                                  : treedyn::body_motion(model, h.data, qm, vm, am);
+      for (std::size_t f = 0; f < frames.size(); ++f) {
+        if (frames[f].first == no_parent) {
+          for (S* p : ptr[f]) std::fill(p, p + 6 * nv, S(0));
+          continue;
+        }
+        std::apply([&](auto*... p) {
+          run(model, std::as_const(h.data), frames[f].first, frames[f].second, ref, Map(p, 6, nv)...);
+        }, ptr[f]);
       }
     }
-    return std::apply([](auto&... o) { return py::make_tuple(o...); }, out);
+    const auto tuple = [](Outputs& o) { return std::apply([](auto&... m) { return py::make_tuple(m...); }, o); };
+    if (!several) return tuple(out.front());
+    py::list result;
+    for (Outputs& o : out) result.append(tuple(o));
+    return result;
   }
 
-  static py::tuple frame_velocity_derivatives(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
+  static py::object frame_velocity_derivatives(H& h, Obj q, Obj v, Obj frame, const std::string& reference) {
     return frame_derivative_call<2>("frame_velocity_derivatives", h, q, v, py::none(), frame, reference,
-                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto& qm,
-                                       auto& vm, auto&, auto&&... maps) {
-                                      return treedyn::frame_velocity_derivatives(model, data, body, P, qm, vm, ref, maps...);
+                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto&&... maps) {
+                                      return treedyn::frame_velocity_derivatives(model, data, body, P, ref, maps...);
                                     });
   }
 
-  static py::tuple frame_acceleration_derivatives(H& h, Obj q, Obj v, Obj a, Obj frame, const std::string& reference) {
+  static py::object frame_acceleration_derivatives(H& h, Obj q, Obj v, Obj a, Obj frame, const std::string& reference) {
     return frame_derivative_call<4>("frame_acceleration_derivatives", h, q, v, a, frame, reference,
-                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto& qm,
-                                       auto& vm, auto& am, auto&&... maps) {
-                                      return treedyn::frame_acceleration_derivatives(model, data, body, P, qm, vm, am,
-                                                                                     ref, maps...);
+                                    [](auto& model, auto& data, int body, auto& P, ReferenceFrame ref, auto&&... maps) {
+                                      return treedyn::frame_acceleration_derivatives(model, data, body, P, ref, maps...);
                                     });
   }
 };
@@ -138,7 +154,8 @@ void bind_derivatives(py::module_& m) {
       "\n\nEvery matrix is (6, nv): row r is entry r of the 6-vector [angular; linear] along `reference` ('local',\n"
       "'world_aligned' or 'world_origin'), column c DoF c; the derivative in q is along the tangent increment e_c\n"
       "of integrate(model, q, e_c * t) (docs/derivatives.md#kinematics-derivatives). frame: a frame name or a\n"
-      "body index.";
+      "body index; or a list of them, which returns a list of the tuples, one per frame, from one outward pass\n"
+      "(the same numbers as one call per frame).";
   def_by_model(m, "frame_velocity_derivatives", &D::frame_velocity_derivatives, &F::frame_velocity_derivatives,
                std::string("frame_velocity_derivatives(model, q, v, frame, reference='local') -> (dv_dq, dv_dv)\n\n"
                            "The partial derivatives of the frame's spatial velocity (frame_velocity) in q and v\n"

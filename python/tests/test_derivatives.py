@@ -99,6 +99,27 @@ def test_frame_motion_derivatives_are_the_derivatives_of_the_frame_motion(robot)
                 assert np.abs(as64(da_dv) - expected).max() <= 16 * n * eps(dt) * (1 + np.abs(expected).max())
 
 
+def test_frame_motion_derivatives_of_several_frames_are_those_of_one_frame_each(robot):
+    model, _, q, v, a = robot
+    frames = [model.nbodies - 1, 0, model.nbodies // 2]
+    for ref in AXES:
+        several_v = treedyn.frame_velocity_derivatives(model, q, v, frames, ref)
+        several_a = treedyn.frame_acceleration_derivatives(model, q, v, a, tuple(frames), ref)
+        assert isinstance(several_v, list) and len(several_v) == len(frames) and len(several_a) == len(frames)
+        for frame, got_v, got_a in zip(frames, several_v, several_a):
+            one_v = treedyn.frame_velocity_derivatives(model, q, v, frame, ref)
+            one_a = treedyn.frame_acceleration_derivatives(model, q, v, a, frame, ref)
+            assert len(got_v) == 2 and len(got_a) == 4
+            assert all(np.array_equal(g, o) for g, o in zip(got_v, one_v))
+            assert all(np.array_equal(g, o) for g, o in zip(got_a, one_a))
+    assert treedyn.frame_velocity_derivatives(model, q, v, [], "local") == []
+    bad = np.array(v)
+    bad[0] = np.nan
+    for dv_dq, dv_dv in treedyn.frame_velocity_derivatives(model, q, bad, frames, "world_origin"):
+        assert np.isnan(dv_dq).all() and np.isnan(dv_dv).all()
+    assert not model.last_status.ok
+
+
 def test_frame_motion_derivatives_report_a_bad_state(robot):
     model, _, q, v, a = robot
     bad = np.array(v)

@@ -52,7 +52,6 @@ class TreedynBatch final : public BatchPeer<S> {
   }
 
  private:
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
   void ok(const BatchStatus& status, const char* call) const {
     if (!status.ok())
       throw std::runtime_error(library_ + " batch " + call + ": " + std::to_string(status.failures) +

@@ -60,7 +60,7 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
     MatX<S> out(6 * static_cast<Eigen::Index>(frames_.size()), 4 * model_.nv());
     for (std::size_t f = 0; f < frames_.size(); ++f) {
       const FrameOutputs& o = frames_[f];
-      if (!o.status.ok()) throw std::runtime_error("treedyn derivatives: frame_acceleration_derivatives failed");
+      ok(o.status, "frame_acceleration_derivatives");
       out.middleRows(6 * static_cast<Eigen::Index>(f), 6) << o.dv_dq, o.da_dq, o.da_dv, o.da_da;
     }
     return out;
@@ -94,7 +94,6 @@ class TreedynDerivatives final : public DerivativesPeer<S> {
   }
 
  private:
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
   static void ok(const Status& status, const char* call) {
     if (!status.ok()) throw std::runtime_error(std::string("treedyn derivatives: ") + call + " failed");
   }

@@ -60,8 +60,6 @@ class TreedynPeer final : public Peer<S> {
   void time_minverse() override { escape(minverse_aba(model_, data_, ws_, q_).data()); }
 
  private:
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
-
   Model<S> model_;
   Data<S> data_;
   MinverseAbaWorkspace<S> ws_;
@@ -123,8 +121,6 @@ class TreedynExtra final : public ExtraPeer<S> {
   void time_oscm() override { escape(oscm(model_, data_, frames_, q_).data()); }
 
  private:
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
-
   Model<S> model_;
   Data<S> data_, factored_;
   OperationalFrames<S> frames_;

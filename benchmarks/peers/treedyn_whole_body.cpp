@@ -97,7 +97,6 @@ class TreedynWholeBody final : public WholeBodyPeer<S> {
   }
 
  private:
-  static void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
   static void ok(const Status& status, const char* call) {
     if (!status.ok()) throw std::runtime_error(std::string("treedyn whole body: ") + call + " failed");
   }

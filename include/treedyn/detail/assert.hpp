@@ -24,3 +24,20 @@
 #else
 #define TREEDYN_RESTRICT
 #endif
+
+/// After a lambda's parameter list: inline it where it is called (a loop's body, so the loop can be vectorized).
+#if defined(__GNUC__) || defined(__clang__)
+#define TREEDYN_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define TREEDYN_INLINE_LAMBDA
+#endif
+
+/// Before a loop whose iterations touch disjoint data the compiler cannot prove disjoint (rows of one matrix
+/// at a run-time stride): lets GCC run them in SIMD lanes without run-time overlap checks. (Clang's
+/// counterpart, vectorize(assume_safety), warns wherever a loop is not vectorized, as for a scalar type with no
+/// SIMD form, so Clang is left to its own checks.)
+#if defined(__GNUC__) && !defined(__clang__)
+#define TREEDYN_INDEPENDENT_ITERATIONS _Pragma("GCC ivdep")
+#else
+#define TREEDYN_INDEPENDENT_ITERATIONS
+#endif

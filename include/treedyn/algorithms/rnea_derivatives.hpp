@@ -39,8 +39,8 @@
 //   D10    Q = F_i⋆ S_i + IC_i Ψ̈_i + BC_i Ψ̇_i, Qᵛ = IC_i Ψ̇ᵛ_i + BC_i S_i;  for every k ≺ i, with Q, Qᵛ in frame k:
 //             ∂τ_k/∂q_i = S_kᵀ Q,   ∂τ_k/∂q̇_i = S_kᵀ Qᵛ
 //   D11    if λ(i) ≠ 0:  IC_λ(i) += X_iᵀ IC_i X_i;  BC_λ(i) += X_iᵀ BC_i X_i;  F_λ(i) += X_iᵀ F_i
-//          (never a dense 6×6 X: IC is a rigid inertia and moves as crba's does; BC's symmetric part by 3×3
-//          blocks, the ABA's congruence; its skew part as a force, since Xᵀ (h⋆) X = (Xᵀ h)⋆)
+//          (never a dense 6×6 X: IC is a rigid inertia and moves as crba's does; so does BC's symmetric part,
+//          the rate of a rigid inertia (rnea_derivatives_outward); its skew part as a force, since Xᵀ (h⋆) X = (Xᵀ h)⋆)
 //   D12 every other entry (i and j on different branches) is 0.
 // For a 1-DoF joint Ψ̇ᵛ_i = 2 Ψ̇_i (S_i q̇_i × S_i = 0): the factor 2 of Carpentier & Mansard's ∂τ/∂q̇; for a
 // multi-DoF joint the term (S_i q̇_i) × S_i stays. Gravity enters through a_λ(j) in Ψ̈_j (a_0 = −[0; g]);
@@ -87,7 +87,7 @@ struct RneaDerivativesWorkspace {
         a(model.nbodies(), Motion<Scalar>::Zero()),
         F(model.nbodies(), Force<Scalar>::Zero()),
         IC(model.nbodies(), RigidInertia<Scalar>::zero()),
-        BC(model.nbodies(), Matrix6<Scalar>::Zero()),
+        BC(model.nbodies(), RigidInertia<Scalar>::zero()),
         Bh(model.nbodies(), Force<Scalar>::Zero()),
         carried(Carried::Zero(24, pad + model.nv())),
         pairings(Pairings::Zero(4, pad + model.nv())),
@@ -144,8 +144,9 @@ struct RneaDerivativesWorkspace {
   detail::Array<Motion<Scalar>, N> a;            ///< a_i (gravity as the base acceleration)
   detail::Array<Force<Scalar>, N> F;             ///< f_i, then F_i = Σ over the subtree
   detail::Array<RigidInertia<Scalar>, N> IC;     ///< I_i, then IC_i (a sum of rigid inertias is one)
-  /// B_i's symmetric part v_i ×* I_i − I_i (v_i ×), then its sum over the subtree (BC_i = BC + Bh⋆)
-  detail::Array<Matrix6<Scalar>, N> BC;
+  /// B_i's symmetric part v_i ×* I_i − I_i (v_i ×), the rate of a rigid inertia (mass 0), then its sum over
+  /// the subtree (BC_i = BC + Bh⋆)
+  detail::Array<RigidInertia<Scalar>, N> BC;
   detail::Array<Force<Scalar>, N> Bh;            ///< B_i's skew part (I_i v_i)⋆ as the force I_i v_i, then summed
   // D9–D10, one column per DoF in depth-first position (docs/derivatives.md#the-carried-forces)
   Carried carried;    ///< each DoF's P, R, Q, Qᵛ (formed at its body, then carried up with the pass)
@@ -169,15 +170,6 @@ Matrix6<Scalar> force_star(const Force<Scalar>& h) noexcept {
   out.template bottomLeftCorner<3, 3>() = -fx;
   out.template bottomRightCorner<3, 3>().setZero();
   return out;
-}
-
-/// M_λ(i) += X_iᵀ M X_i for a symmetric 6×6 map M from motions to forces in frame i (an inertia, the symmetric
-/// part of B_i): the same map in the coordinates of i's parent (X = ^iX_λ(i)), formed by 3×3 blocks (a rotation,
-/// then a shift of origin; the ABA's symmetric block transform, spatial/articulated_inertia.hpp), never as a
-/// dense 6×6 X.
-template <class Scalar>
-void add_symmetric_to_parent(const Transform<Scalar>& X, const Matrix6<Scalar>& M, Matrix6<Scalar>& parent) noexcept {
-  write_blocks<true>(transpose_inertia_blocks(X, M), parent);
 }
 
 /// A force [n; f] from frame i to frame λ(i) (X = ^iX_λ(i)): [Eᵀn + r × Eᵀf; Eᵀf] (transform.hpp's
@@ -273,17 +265,23 @@ void rnea_derivatives_outward(const Model<Scalar, N>& model, const Data<Scalar, 
       ws.dA[i].col(c) = cross_motion(ap, s_c) + cross_motion(vp, dV);
       ws.dVv[i].col(c) = cross_motion(vv, s_c);
     }
-    const Matrix6<Scalar> I = model.inertia(i).matrix();                        // D5
     const Motion<Scalar>& v = ws.v[i];
     const Force<Scalar> h = model.inertia(i).apply(v);
     ws.F[i] = model.inertia(i).apply(ws.a[i]) + cross_force(v, h) - Force<Scalar>(f_ext[i]);
     ws.IC[i] = model.inertia(i);                                                // D6
-    // v ×* I − I (v ×) = C + Cᵀ with C = v ×* I (I symmetric, crf(v) = −crm(v)ᵀ): one structured
-    // cross product per column instead of two dense 6×6 products
-    // B_i = (C + Cᵀ) + h⋆ is kept as its symmetric part and the force h (h⋆ is skew, and Xᵀ (h⋆) X = (Xᵀ h)⋆:
-    // it moves to the parent as a force, D11)
-    const Matrix6<Scalar> C = cross_force(v, I);
-    ws.BC[i] = C + C.transpose();
+    // B_i = (C + Cᵀ) + h⋆ with C = v ×* I_i (I_i symmetric, crf(v) = −crm(v)ᵀ) is kept as its symmetric part
+    // and the force h (h⋆ is skew, and Xᵀ (h⋆) X = (Xᵀ h)⋆: it moves to the parent as a force, D11).
+    // C + Cᵀ = v ×* I − I v× is the rate of the rigid inertia I = [Ī h×; −h× m1] moving with v = [ω; u]: of
+    // the same form, with m' = 0, h' = ω × h + m u and Ī' = ω×Ī − Īω× − (h uᵀ + u hᵀ) + 2 (u·h) 1 (block by
+    // block, with [ω×, h×] = (ω × h)× and u×h× + h×u× = h uᵀ + u hᵀ − 2 (u·h) 1). So it is a RigidInertia
+    // with m = 0, summed and moved to the parent as IC is (docs/derivatives.md#the-rate-of-a-rigid-inertia)
+    const RigidInertia<Scalar>& I = model.inertia(i);
+    const Vector3<Scalar> w = v.template head<3>(), u = v.template tail<3>();
+    const Matrix3<Scalar> wI = skew(w) * I.I.matrix();  // ω×Ī, so ω×Ī − Īω× = wI + wIᵀ
+    ws.BC[i] = RigidInertia<Scalar>{
+        Scalar(0), w.cross(I.h) + I.m * u,
+        (Symmetric3<Scalar>::from_matrix(wI) * Scalar(2) - Symmetric3<Scalar>::outer_sum(I.h, u))
+            .plus_diagonal(Scalar(2) * u.dot(I.h))};
     ws.Bh[i] = h;
   }
 }
@@ -367,10 +365,10 @@ void rnea_derivatives_inward(const Model<Scalar, N>& model, const Data<Scalar, N
     // Qᵛ = IC Ψ̇ᵛ + BC s + s ×* Bh (no 6×6 formed)
     for (Eigen::Index c = 0; c < ni; ++c) {
       const Motion<Scalar> s_c = S.col(c), dA = ws.dA[i].col(c), dV = ws.dV[i].col(c), dVv = ws.dVv[i].col(c);
-      const Force<Scalar> BCs = ws.BC[i] * s_c, sBh = cross_force(s_c, ws.Bh[i]);
+      const Force<Scalar> BCs = ws.BC[i].apply(s_c), sBh = cross_force(s_c, ws.Bh[i]);
       const Force<Scalar> P = ws.IC[i].apply(s_c), R = BCs - sBh;
       const Force<Scalar> Q =
-          cross_force(s_c, ws.F[i]) + ws.IC[i].apply(dA) + ws.BC[i] * dV + cross_force(dV, ws.Bh[i]);
+          cross_force(s_c, ws.F[i]) + ws.IC[i].apply(dA) + ws.BC[i].apply(dV) + cross_force(dV, ws.Bh[i]);
       const Force<Scalar> Qv = ws.IC[i].apply(dVv) + BCs + sBh;
       ws.carried.col(b + c) << P, R, Q, Qv;
     }
@@ -384,7 +382,7 @@ void rnea_derivatives_inward(const Model<Scalar, N>& model, const Data<Scalar, N
     else
       inverse_force_columns<1>(to_parent, ws.carried, b, ws.count[i]);
     ws.IC[p] += apply_transpose_inertia(X, ws.IC[i]);                          // as crba carries IC
-    add_symmetric_to_parent(X, ws.BC[i], ws.BC[p]);
+    ws.BC[p] += apply_transpose_inertia(X, ws.BC[i]);                          // a rigid inertia's rate, as IC
     Eigen::Matrix<Scalar, 6, 2> hf;                                             // Bh_i and F_i to λ(i)
     hf << ws.Bh[i], ws.F[i];
     inverse_force_in_place(X, hf);
